@@ -1,0 +1,13 @@
+//! The chess model: squares, bitboards, pieces, moves and positions.
+
+mod bitboard;
+mod moves;
+mod piece;
+mod position;
+mod square;
+
+pub use bitboard::{Bitboard, Squares};
+pub use moves::{Move, MoveKind};
+pub use piece::{Color, Piece};
+pub use position::{CastlingRights, Position, START_FEN};
+pub use square::{Square, SquareParseError};

@@ -1,0 +1,190 @@
+//! Attack tables, built at compile time by `const fn`: the single source of
+//! truth that the CPU generator reads and the GPU kernels receive as storage
+//! buffers. Square 0 is a1, bit `i` is square `i`.
+
+use crate::board::{Bitboard, Color, Piece, Square};
+use crate::sliders::classical;
+
+const fn step_attacks(square: usize, steps: &[(i8, i8)]) -> u64 {
+    let file = (square & 7) as i8;
+    let rank = (square >> 3) as i8;
+    let mut attacks = 0;
+    let mut index = 0;
+    while index < steps.len() {
+        let (file_step, rank_step) = steps[index];
+        let target_file = file + file_step;
+        let target_rank = rank + rank_step;
+        if target_file >= 0 && target_file < 8 && target_rank >= 0 && target_rank < 8 {
+            attacks |= 1 << (target_rank * 8 + target_file);
+        }
+        index += 1;
+    }
+    attacks
+}
+
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const WHITE_PAWN_CAPTURE_STEPS: [(i8, i8); 2] = [(-1, 1), (1, 1)];
+const BLACK_PAWN_CAPTURE_STEPS: [(i8, i8); 2] = [(-1, -1), (1, -1)];
+
+const fn table_of_steps(steps: &[(i8, i8)]) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        table[square] = step_attacks(square, steps);
+        square += 1;
+    }
+    table
+}
+
+/// One step forward, plus the double step from the pawn's starting rank.
+/// Like the seed's table, a pawn on its own back rank still gets its one
+/// step; such pawns are illegal and never reach the generators.
+const fn pawn_pushes(color: Color) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        let rank = square / 8;
+        table[square] = match color {
+            Color::White if rank < 7 => {
+                let single = 1u64 << (square + 8);
+                if rank == 1 { single | single << 8 } else { single }
+            }
+            Color::Black if rank > 0 => {
+                let single = 1u64 << (square - 8);
+                if rank == 6 { single | single >> 8 } else { single }
+            }
+            _ => 0,
+        };
+        square += 1;
+    }
+    table
+}
+
+const fn slider_rays(rook: bool, bishop: bool) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        if rook {
+            table[square] |= classical::rook_attacks(square as u8, 0);
+        }
+        if bishop {
+            table[square] |= classical::bishop_attacks(square as u8, 0);
+        }
+        square += 1;
+    }
+    table
+}
+
+/// Knight attacks per square.
+pub static KNIGHT_ATTACKS: [u64; 64] = table_of_steps(&KNIGHT_STEPS);
+/// King attacks per square.
+pub static KING_ATTACKS: [u64; 64] = table_of_steps(&KING_STEPS);
+/// Pawn capture targets per colour and square.
+pub static PAWN_ATTACKS: [[u64; 64]; 2] =
+    [table_of_steps(&WHITE_PAWN_CAPTURE_STEPS), table_of_steps(&BLACK_PAWN_CAPTURE_STEPS)];
+/// Pawn push targets (single and, from the start rank, double) per colour and square.
+pub static PAWN_PUSHES: [[u64; 64]; 2] = [pawn_pushes(Color::White), pawn_pushes(Color::Black)];
+/// Bishop attacks on an empty board.
+pub static BISHOP_RAYS: [u64; 64] = slider_rays(false, true);
+/// Rook attacks on an empty board.
+pub static ROOK_RAYS: [u64; 64] = slider_rays(true, false);
+/// Queen attacks on an empty board.
+pub static QUEEN_RAYS: [u64; 64] = slider_rays(true, true);
+
+const fn between_table() -> [[u64; 64]; 64] {
+    let mut table = [[0; 64]; 64];
+    let mut from = 0;
+    while from < 64 {
+        let mut to = 0;
+        while to < 64 {
+            let target = 1u64 << to;
+            let mut direction = 0;
+            while direction < 8 {
+                let (file_step, rank_step) = if direction < 4 {
+                    classical::ROOK_DIRECTIONS[direction]
+                } else {
+                    classical::BISHOP_DIRECTIONS[direction - 4]
+                };
+                // Walk the ray with the target as the only blocker.
+                let ray = classical::ray_attacks(from as u8, target, file_step, rank_step);
+                if ray & target != 0 {
+                    table[from][to] = ray & !target;
+                }
+                direction += 1;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
+const fn line_table() -> [[u64; 64]; 64] {
+    let mut table = [[0; 64]; 64];
+    let mut from = 0;
+    while from < 64 {
+        let mut direction = 0;
+        while direction < 8 {
+            let (file_step, rank_step) = if direction < 4 {
+                classical::ROOK_DIRECTIONS[direction]
+            } else {
+                classical::BISHOP_DIRECTIONS[direction - 4]
+            };
+            let forward = classical::ray_attacks(from as u8, 0, file_step, rank_step);
+            let backward = classical::ray_attacks(from as u8, 0, -file_step, -rank_step);
+            let line = forward | backward | 1 << from;
+            let mut targets = forward;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                table[from][to] = line;
+                targets &= targets - 1;
+            }
+            direction += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
+/// Squares strictly between two squares on a common rank, file or diagonal; empty otherwise.
+pub static BETWEEN: [[u64; 64]; 64] = between_table();
+/// The whole line (edge to edge) through two aligned squares; empty when not aligned.
+pub static LINE: [[u64; 64]; 64] = line_table();
+
+#[inline]
+pub fn knight_attacks(square: Square) -> Bitboard {
+    Bitboard(KNIGHT_ATTACKS[square.index()])
+}
+
+#[inline]
+pub fn king_attacks(square: Square) -> Bitboard {
+    Bitboard(KING_ATTACKS[square.index()])
+}
+
+#[inline]
+pub fn pawn_attacks(color: Color, square: Square) -> Bitboard {
+    Bitboard(PAWN_ATTACKS[color.index()][square.index()])
+}
+
+#[inline]
+pub fn between(from: Square, to: Square) -> Bitboard {
+    Bitboard(BETWEEN[from.index()][to.index()])
+}
+
+#[inline]
+pub fn line(from: Square, to: Square) -> Bitboard {
+    Bitboard(LINE[from.index()][to.index()])
+}
+
+/// The empty-board attacks of a non-pawn piece (pawns: use [`pawn_attacks`]).
+pub fn empty_board_attacks(piece: Piece, square: Square) -> Bitboard {
+    Bitboard(match piece {
+        Piece::Pawn => 0,
+        Piece::Knight => KNIGHT_ATTACKS[square.index()],
+        Piece::Bishop => BISHOP_RAYS[square.index()],
+        Piece::Rook => ROOK_RAYS[square.index()],
+        Piece::Queen => QUEEN_RAYS[square.index()],
+        Piece::King => KING_ATTACKS[square.index()],
+    })
+}

@@ -1,0 +1,111 @@
+//! The command line: output formats, exit codes and one-line errors.
+
+use std::process::{Command, Output};
+
+fn run(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpu-movegen")).args(arguments).output().expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn perft_prints_nodes_searched_last() {
+    let output = run(&["perft", "--depth", "4", "--threads", "2"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 197281"));
+}
+
+#[test]
+fn perft_divide_uses_stockfish_format() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let output = run(&["perft", "--fen", fen, "--depth", "2", "--divide"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 48 + 2);
+    assert!(lines.contains(&"e1g1: 43"), "castling is written as the king's move");
+    assert_eq!(lines[48], "");
+    assert_eq!(lines[49], "Nodes searched: 2039");
+    let sum: u64 = lines[..48].iter().map(|line| line.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 2039);
+}
+
+#[test]
+fn perft_epd_reports_passes_and_failures() {
+    let directory = std::env::temp_dir().join(format!("gpu-movegen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let good = directory.join("good.epd");
+    std::fs::write(
+        &good,
+        "# comment\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D5 4865609\n",
+    )
+    .unwrap();
+    let output = run(&["perft", "--epd", good.to_str().unwrap(), "--max-depth", "2"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().last(), Some("1 passed, 0 failed"));
+
+    let bad = directory.join("bad.epd");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\nK7/8/8/8/8/8/8/7k w - - 0 1 ;D1 3\n").unwrap();
+    let output = run(&["perft", "--epd", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("4k3/8/8/8/8/8/8/4K2R w K - 0 1 depth 2: expected 67, got 66"), "{text}");
+    assert_eq!(text.lines().last(), Some("1 passed, 1 failed"));
+
+    let broken = directory.join("broken.epd");
+    std::fs::write(&broken, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n4k3/8/8/8/8/8/8/4K2Z w - - 0 1 ;D1 3\n").unwrap();
+    let output = run(&["perft", "--epd", broken.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("line 2") && message.contains("'Z'"), "{message}");
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn perftree_applies_moves_and_prints_total_last() {
+    let output = run(&["perftree", "3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4 e7e5"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    let (total, moves) = lines.split_last().unwrap();
+    assert_eq!(moves.last(), Some(&""));
+    let sum: u64 =
+        moves[..moves.len() - 1].iter().map(|line| line.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(total.parse::<u64>().unwrap(), sum);
+    assert_eq!(moves.len() - 1, 29, "white has 29 moves after 1. e4 e5");
+    assert!(moves.iter().any(|line| line.starts_with("g1f3 ")));
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_with_exit_code_two() {
+    let cases: &[&[&str]] = &[
+        &["perft", "--fen", "not a fen"],
+        &["perft", "--depth", "many"],
+        &["perft", "--backend", "quantum"],
+        &["perft", "--threads", "0"],
+        &["perft", "--unknown-flag"],
+        &["perft", "--epd", "/nonexistent/suite.epd"],
+        &["perftree", "2", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e5"],
+        &["perftree", "2", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2"],
+        &["perftree", "0", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"],
+        &["frobnicate"],
+    ];
+    for arguments in cases {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{arguments:?}: {message}");
+        assert!(stdout(&output).is_empty(), "{arguments:?}");
+    }
+    let message = stderr(&run(&["perft", "--fen", "4k3/8/8/8/8/8/8/4K3 x - - 0 1"]));
+    assert!(message.contains("side to move is 'x'"), "{message}");
+    let message = stderr(&run(&["perftree", "2", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e3"]));
+    assert!(message.contains("'e1e3' is not a legal move"), "{message}");
+}
