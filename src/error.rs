@@ -81,4 +81,6 @@ pub enum Error {
     Move(#[from] MoveError),
     #[error("perft suite, {0}")]
     Suite(#[from] SuiteError),
+    #[error(transparent)]
+    Gpu(#[from] crate::gpu::GpuError),
 }

@@ -16,8 +16,10 @@
 
 pub mod board;
 pub mod error;
+pub mod gpu;
 pub mod movegen;
 pub mod perft;
+pub mod pseudo_legal;
 pub mod sliders;
 pub mod suite;
 pub mod tables;

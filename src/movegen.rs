@@ -76,7 +76,7 @@ struct Context {
     checkers: Bitboard,
     pinned: Bitboard,
     /// Destinations that answer a single check (or any non-own square when not in check).
-    target: Bitboard,
+    destination_mask: Bitboard,
 }
 
 impl Context {
@@ -102,11 +102,11 @@ impl Context {
             }
         }
 
-        let target = match checkers.first() {
+        let destination_mask = match checkers.first() {
             None => !ours,
             Some(checker) => tables::between(king, checker) | checkers,
         };
-        Context { us, ours, theirs, occupied, king, checkers, pinned, target }
+        Context { us, ours, theirs, occupied, king, checkers, pinned, destination_mask }
     }
 
     /// Whether the king would be attacked on `square` once it has left its square.
@@ -161,7 +161,7 @@ impl Context {
         } else {
             Bitboard(tables::PAWN_PUSHES[self.us.index()][from.index()]) & !self.occupied
         };
-        let mut destinations = (pushes | (tables::pawn_attacks(self.us, from) & self.theirs)) & self.target;
+        let mut destinations = (pushes | (tables::pawn_attacks(self.us, from) & self.theirs)) & self.destination_mask;
         if self.pinned.contains(from) {
             destinations &= tables::line(self.king, from);
         }
@@ -203,14 +203,14 @@ impl Context {
             }
         }
         for from in position.pieces(Piece::Knight) & self.ours & !self.pinned {
-            let to = tables::knight_attacks(from) & self.target;
+            let to = tables::knight_attacks(from) & self.destination_mask;
             if !to.is_empty() {
                 visit(PieceMoves { piece: Piece::Knight, from, to });
             }
         }
         for piece in [Piece::Bishop, Piece::Rook, Piece::Queen] {
             for from in position.pieces(piece) & self.ours {
-                let mut to = slider_attacks(piece, from, self.occupied) & self.target;
+                let mut to = slider_attacks(piece, from, self.occupied) & self.destination_mask;
                 if self.pinned.contains(from) {
                     to &= tables::line(self.king, from);
                 }
@@ -239,7 +239,7 @@ impl Context {
         }
         let free = (pawns & !one_by_one).0;
         let empty = !self.occupied.0;
-        let (theirs, target) = (self.theirs.0, self.target.0);
+        let (theirs, mask) = (self.theirs.0, self.destination_mask.0);
         let (single, double, west, east) = match self.us {
             Color::White => {
                 let single = free << 8 & empty;
@@ -253,17 +253,17 @@ impl Context {
             }
         };
         for destinations in [single, west, east] {
-            let destinations = destinations & target;
+            let destinations = destinations & mask;
             count += destinations.count_ones() + 3 * (destinations & PROMOTION_RANKS.0).count_ones();
         }
-        count += (double & target).count_ones();
+        count += (double & mask).count_ones();
 
         for from in position.pieces(Piece::Knight) & self.ours & !self.pinned {
-            count += (tables::knight_attacks(from) & self.target).count();
+            count += (tables::knight_attacks(from) & self.destination_mask).count();
         }
         for piece in [Piece::Bishop, Piece::Rook, Piece::Queen] {
             for from in position.pieces(piece) & self.ours {
-                let mut to = slider_attacks(piece, from, self.occupied) & self.target;
+                let mut to = slider_attacks(piece, from, self.occupied) & self.destination_mask;
                 if self.pinned.contains(from) {
                     to &= tables::line(self.king, from);
                 }

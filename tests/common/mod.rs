@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod gpu;
+
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, perft};
 use rand::{Rng, SeedableRng};

@@ -1,0 +1,233 @@
+// movegen.wgsl — legal and seed-style move generation for one position.
+//
+// Reads: the attack tables (tables.wgsl). Writes: nothing. Library only;
+// the kernels movegen_per_piece.wgsl and movegen_per_position.wgsl call it.
+// Sliding attacks come from one eight-direction Kogge-Stone fill masked by
+// the rook or bishop rays, as in the seed. Legal generation follows the CPU
+// reference (src/movegen.rs): checkers, pinned pieces and a check-evasion
+// destination_mask mask computed once, castling through unattacked squares, and en
+// passant played out to catch discovered checks.
+
+#import bitboard
+#import kogge_stone
+#import tables
+#import position
+
+fn slider_attacks(piece: u32, square: u32, occupied: Bitboard) -> Bitboard {
+    let fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
+    if piece == PIECE_BISHOP {
+        return fill & table_bishop_rays(square);
+    }
+    if piece == PIECE_ROOK {
+        return fill & table_rook_rays(square);
+    }
+    return fill;
+}
+
+// The pieces of colour `by` attacking `square`, with `occupied` as blockers.
+fn attackers_to(board: Board, square: u32, by: u32, occupied: Bitboard) -> Bitboard {
+    let fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
+    let diagonal = fill & table_bishop_rays(square) & (board.bishops | board.queens);
+    let straight = fill & table_rook_rays(square) & (board.rooks | board.queens);
+    let pawns = table_pawn_attacks(1u - by, square) & board.pawns;
+    let knights = table_knight_attacks(square) & board.knights;
+    let kings = table_king_attacks(square) & board.kings;
+    return (diagonal | straight | pawns | knights | kings) & board_color(board, by);
+}
+
+fn is_attacked(board: Board, square: u32, by: u32, occupied: Bitboard) -> bool {
+    return !bitboard_is_empty(attackers_to(board, square, by, occupied));
+}
+
+struct MoveContext {
+    us: u32,
+    ours: Bitboard,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    king: u32,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    // Destinations that answer a single check; any non-own square otherwise.
+    destination_mask: Bitboard,
+}
+
+// `king` is NO_SQUARE when the side to move has no king (an invalid input).
+fn make_context(board: Board) -> MoveContext {
+    var context: MoveContext;
+    context.us = board.side_to_move;
+    let them = 1u - context.us;
+    context.ours = board_color(board, context.us);
+    context.theirs = board_color(board, them);
+    context.occupied = context.ours | context.theirs;
+    context.king = bitboard_first(board.kings & context.ours);
+    if context.king == NO_SQUARE {
+        return context;
+    }
+    context.checkers = attackers_to(board, context.king, them, context.occupied);
+
+    let snipers = ((table_rook_rays(context.king) & (board.rooks | board.queens))
+        | (table_bishop_rays(context.king) & (board.bishops | board.queens))) & context.theirs;
+    var remaining = snipers;
+    var pinned = BITBOARD_EMPTY;
+    while !bitboard_is_empty(remaining) {
+        let sniper = bitboard_first(remaining);
+        remaining = bitboard_without_first(remaining);
+        let blockers = table_between(context.king, sniper) & context.occupied;
+        if bitboard_count(blockers) == 1u {
+            pinned = pinned | (blockers & context.ours);
+        }
+    }
+    context.pinned = pinned;
+
+    if bitboard_is_empty(context.checkers) {
+        context.destination_mask = ~context.ours;
+    } else {
+        let checker = bitboard_first(context.checkers);
+        context.destination_mask = table_between(context.king, checker) | context.checkers;
+    }
+    return context;
+}
+
+fn castling_destinations(board: Board, context: MoveContext) -> Bitboard {
+    let them = 1u - context.us;
+    let base = select(0u, 56u, context.us == BLACK);
+    let king_side = select(CASTLE_WHITE_KING_SIDE, CASTLE_BLACK_KING_SIDE, context.us == BLACK);
+    let queen_side = select(CASTLE_WHITE_QUEEN_SIDE, CASTLE_BLACK_QUEEN_SIDE, context.us == BLACK);
+    var destinations = BITBOARD_EMPTY;
+    if (board.castling & king_side) != 0u {
+        let path = bitboard_from_square(base + 5u) | bitboard_from_square(base + 6u);
+        if bitboard_is_empty(path & context.occupied)
+            && !is_attacked(board, base + 5u, them, context.occupied)
+            && !is_attacked(board, base + 6u, them, context.occupied) {
+            destinations = destinations | bitboard_from_square(base + 6u);
+        }
+    }
+    if (board.castling & queen_side) != 0u {
+        let path = bitboard_from_square(base + 1u) | bitboard_from_square(base + 2u) | bitboard_from_square(base + 3u);
+        if bitboard_is_empty(path & context.occupied)
+            && !is_attacked(board, base + 3u, them, context.occupied)
+            && !is_attacked(board, base + 2u, them, context.occupied) {
+            destinations = destinations | bitboard_from_square(base + 2u);
+        }
+    }
+    return destinations;
+}
+
+fn king_destinations(board: Board, context: MoveContext) -> Bitboard {
+    let them = 1u - context.us;
+    // The king must not hide behind itself from a slider.
+    let without_king = context.occupied & ~bitboard_from_square(context.king);
+    var candidates = table_king_attacks(context.king) & ~context.ours;
+    var safe = BITBOARD_EMPTY;
+    while !bitboard_is_empty(candidates) {
+        let square = bitboard_first(candidates);
+        candidates = bitboard_without_first(candidates);
+        if !is_attacked(board, square, them, without_king) {
+            safe = safe | bitboard_from_square(square);
+        }
+    }
+    if bitboard_is_empty(context.checkers) {
+        safe = safe | castling_destinations(board, context);
+    }
+    return safe;
+}
+
+// En passant is played out: it can uncover a slider on the king's rank (both
+// pawns leave it) or diagonal, and it can remove a checking pawn.
+fn en_passant_is_legal(board: Board, context: MoveContext, from_square: u32, to_square: u32) -> bool {
+    let victim = bitboard_from_square((from_square & 56u) | (to_square & 7u));
+    let occupied = context.occupied ^ bitboard_from_square(from_square) ^ bitboard_from_square(to_square) ^ victim;
+    let attackers = attackers_to(board, context.king, 1u - context.us, occupied) & ~victim;
+    return bitboard_is_empty(attackers);
+}
+
+fn pawn_destinations(board: Board, context: MoveContext, from_square: u32) -> Bitboard {
+    let from_bit = bitboard_from_square(from_square);
+    let single = select(bitboard_shift_left(from_bit, 8u), bitboard_shift_right(from_bit, 8u), context.us == BLACK);
+    var pushes = BITBOARD_EMPTY;
+    // The table holds the single and double step; both need the single-step square empty.
+    if bitboard_is_empty(single & context.occupied) {
+        pushes = table_pawn_pushes(context.us, from_square) & ~context.occupied;
+    }
+    let captures = table_pawn_attacks(context.us, from_square) & context.theirs;
+    var destinations = (pushes | captures) & context.destination_mask;
+    if bitboard_contains(context.pinned, from_square) {
+        destinations = destinations & table_line(context.king, from_square);
+    }
+    let en_passant = board.en_passant;
+    if en_passant != NO_SQUARE && bitboard_contains(table_pawn_attacks(context.us, from_square), en_passant) {
+        if en_passant_is_legal(board, context, from_square, en_passant) {
+            destinations = destinations | bitboard_from_square(en_passant);
+        }
+    }
+    return destinations;
+}
+
+// The legal destinations of the side to move's piece `piece` on `square`.
+fn legal_destinations(board: Board, context: MoveContext, piece: u32, square: u32) -> Bitboard {
+    if piece == PIECE_KING {
+        return king_destinations(board, context);
+    }
+    // In double check only the king moves.
+    if bitboard_has_several(context.checkers) {
+        return BITBOARD_EMPTY;
+    }
+    if piece == PIECE_PAWN {
+        return pawn_destinations(board, context, square);
+    }
+    let pinned = bitboard_contains(context.pinned, square);
+    if piece == PIECE_KNIGHT {
+        return select(table_knight_attacks(square) & context.destination_mask, BITBOARD_EMPTY, pinned);
+    }
+    var destinations = slider_attacks(piece, square, context.occupied) & context.destination_mask;
+    if pinned {
+        destinations = destinations & table_line(context.king, square);
+    }
+    return destinations;
+}
+
+// The number of moves a destination set stands for: promotions count four times.
+fn move_count_of(piece: u32, destinations: Bitboard) -> u32 {
+    var count = bitboard_count(destinations);
+    if piece == PIECE_PAWN {
+        count = count + 3u * bitboard_count(destinations & vec2<u32>(0xffu, 0xff000000u));
+    }
+    return count;
+}
+
+// The seed's per-piece body: one eight-direction fill from the piece, masked
+// by the piece's attack table. Pieces of the side to move get captures and
+// quiet moves (pawn pushes from the push table, blocked by the fill); the
+// other side's pieces get their attack sets. No castling, en passant,
+// promotion or legality, exactly as the seed.
+fn seed_pseudo_legal_destinations(board: Board, square: u32) -> Bitboard {
+    let piece = board_piece_on(board, square);
+    if piece == PIECE_NONE {
+        return BITBOARD_EMPTY;
+    }
+    let stm = board.side_to_move;
+    let color = select(WHITE, BLACK, bitboard_contains(board.black, square));
+    let occupied = board_occupied(board);
+    var fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
+    if piece == PIECE_KNIGHT {
+        fill = BITBOARD_FULL;
+    }
+    var mask: Bitboard;
+    switch piece {
+        case PIECE_PAWN: { mask = table_pawn_attacks(color, square); }
+        case PIECE_KNIGHT: { mask = table_knight_attacks(square); }
+        case PIECE_BISHOP: { mask = table_bishop_rays(square); }
+        case PIECE_ROOK: { mask = table_rook_rays(square); }
+        case PIECE_QUEEN: { mask = table_queen_rays(square); }
+        default: { mask = table_king_attacks(square); }
+    }
+    if color != stm {
+        return mask & fill;
+    }
+    var moves = mask & fill & board_color(board, 1u - stm);
+    if piece == PIECE_PAWN {
+        mask = table_pawn_pushes(stm, square);
+    }
+    moves = moves | (mask & fill & ~occupied);
+    return moves;
+}

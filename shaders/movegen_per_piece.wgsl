@@ -1,0 +1,80 @@
+// movegen_per_piece.wgsl — the seed's kernel shape: one invocation per
+// (position, square).
+//
+// Reads: `positions` (binding 1), the attack tables (binding 0), `parameters`
+// (binding 4). Writes: `piece_moves` (binding 2), 64 entries per position,
+// one per square in a1..h8 order; `status` (binding 3) on a fault.
+// Dispatch: one workgroup of 64 invocations per position; workgroup x is the
+// position, the local invocation index is the square (as the seed's `lid`).
+// Entry points: `per_piece_pseudo_legal` (the seed's semantics: no castling,
+// en passant, promotion or legality; the other side's pieces get their
+// attack sets) and `per_piece_legal` (full rules; only the side to move's
+// pieces get destinations).
+
+#import movegen
+
+// Rust twin: GpuPieceMoves in src/gpu/layout.rs.
+struct PieceMoves {
+    destinations: Bitboard,
+    // The square, 0..63.
+    from_square: u32,
+    // Piece code 1..6 (0 for an empty square), plus 8 for a black piece.
+    piece: u32,
+}
+
+// Rust twin: GpuParameters in src/gpu/layout.rs.
+struct Parameters {
+    position_count: u32,
+    reserved_0: u32,
+    reserved_1: u32,
+    reserved_2: u32,
+}
+
+const FAULT_NO_KING: u32 = 1u;
+
+@group(0) @binding(1) var<storage, read> positions: array<Position>;
+@group(0) @binding(2) var<storage, read_write> piece_moves: array<PieceMoves>;
+@group(0) @binding(3) var<storage, read_write> status: atomic<u32>;
+@group(0) @binding(4) var<uniform> parameters: Parameters;
+
+fn piece_code(board: Board, square: u32) -> u32 {
+    let piece = board_piece_on(board, square);
+    return select(piece, piece | 8u, piece != PIECE_NONE && bitboard_contains(board.black, square));
+}
+
+@compute @workgroup_size(64)
+fn per_piece_pseudo_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
+    let index = workgroup.x;
+    if index >= parameters.position_count {
+        return;
+    }
+    let board = unpack_position(positions[index]);
+    var result: PieceMoves;
+    result.from_square = square;
+    result.piece = piece_code(board, square);
+    result.destinations = seed_pseudo_legal_destinations(board, square);
+    piece_moves[index * 64u + square] = result;
+}
+
+@compute @workgroup_size(64)
+fn per_piece_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
+    let index = workgroup.x;
+    if index >= parameters.position_count {
+        return;
+    }
+    let board = unpack_position(positions[index]);
+    var result: PieceMoves;
+    result.from_square = square;
+    result.piece = piece_code(board, square);
+    result.destinations = BITBOARD_EMPTY;
+    let ours = board_color(board, board.side_to_move);
+    if bitboard_contains(ours, square) {
+        let context = make_context(board);
+        if context.king == NO_SQUARE {
+            atomicOr(&status, FAULT_NO_KING);
+        } else {
+            result.destinations = legal_destinations(board, context, result.piece & 7u, square);
+        }
+    }
+    piece_moves[index * 64u + square] = result;
+}

@@ -1,0 +1,89 @@
+// position.wgsl — the position as it travels between host and GPU.
+//
+// Reads: nothing (no bindings). Writes: nothing. Structs and unpacking only.
+// A position is a quad-bitboard: planes 0..2 hold the three bits of each
+// square's piece code (pawn 1, knight 2, bishop 3, rook 4, queen 5, king 6;
+// 0 is empty) and plane 3 marks black pieces. Rust twin: GpuPosition in
+// src/gpu/layout.rs (size and offsets checked by a naga test).
+
+#import bitboard
+
+struct Position {
+    planes: array<Bitboard, 4>,
+    // Bit 0: side to move (1 = black). Bits 1..4: castling rights K, Q, k, q.
+    // Bits 8..15: en passant square, 64 when there is none.
+    state: u32,
+    // Bits 0..15: halfmove clock. Bits 16..31: fullmove number.
+    counters: u32,
+}
+
+const PIECE_NONE: u32 = 0u;
+const PIECE_PAWN: u32 = 1u;
+const PIECE_KNIGHT: u32 = 2u;
+const PIECE_BISHOP: u32 = 3u;
+const PIECE_ROOK: u32 = 4u;
+const PIECE_QUEEN: u32 = 5u;
+const PIECE_KING: u32 = 6u;
+
+const WHITE: u32 = 0u;
+const BLACK: u32 = 1u;
+const NO_SQUARE: u32 = 64u;
+
+const CASTLE_WHITE_KING_SIDE: u32 = 1u;
+const CASTLE_WHITE_QUEEN_SIDE: u32 = 2u;
+const CASTLE_BLACK_KING_SIDE: u32 = 4u;
+const CASTLE_BLACK_QUEEN_SIDE: u32 = 8u;
+
+// The position unpacked into the sets move generation works with.
+struct Board {
+    pawns: Bitboard,
+    knights: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+    queens: Bitboard,
+    kings: Bitboard,
+    white: Bitboard,
+    black: Bitboard,
+    side_to_move: u32,
+    castling: u32,
+    en_passant: u32,
+}
+
+fn unpack_position(position: Position) -> Board {
+    let bit0 = position.planes[0];
+    let bit1 = position.planes[1];
+    let bit2 = position.planes[2];
+    let occupied = bit0 | bit1 | bit2;
+    var board: Board;
+    board.pawns = bit0 & ~bit1 & ~bit2;
+    board.knights = ~bit0 & bit1 & ~bit2;
+    board.bishops = bit0 & bit1 & ~bit2;
+    board.rooks = ~bit0 & ~bit1 & bit2;
+    board.queens = bit0 & ~bit1 & bit2;
+    board.kings = ~bit0 & bit1 & bit2;
+    board.black = position.planes[3] & occupied;
+    board.white = occupied & ~board.black;
+    board.side_to_move = position.state & 1u;
+    board.castling = (position.state >> 1u) & 15u;
+    board.en_passant = (position.state >> 8u) & 255u;
+    return board;
+}
+
+fn board_color(board: Board, color: u32) -> Bitboard {
+    return select(board.white, board.black, color == BLACK);
+}
+
+fn board_occupied(board: Board) -> Bitboard {
+    return board.white | board.black;
+}
+
+// The piece code on `square`, PIECE_NONE when empty.
+fn board_piece_on(board: Board, square: u32) -> u32 {
+    if bitboard_contains(board.pawns, square) { return PIECE_PAWN; }
+    if bitboard_contains(board.knights, square) { return PIECE_KNIGHT; }
+    if bitboard_contains(board.bishops, square) { return PIECE_BISHOP; }
+    if bitboard_contains(board.rooks, square) { return PIECE_ROOK; }
+    if bitboard_contains(board.queens, square) { return PIECE_QUEEN; }
+    if bitboard_contains(board.kings, square) { return PIECE_KING; }
+    return PIECE_NONE;
+}

@@ -1,0 +1,223 @@
+//! The GPU context: adapter choice, device creation with the adapter's real
+//! limits, and turning wgpu's error reports into `Result`s.
+
+use std::sync::{Arc, Mutex};
+
+/// Everything that can go wrong on the GPU side. Each message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuError {
+    #[error(
+        "no GPU adapter found{detail}. Install a Vulkan driver: your GPU vendor's, or on a headless Linux \
+         machine Mesa's software driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1)"
+    )]
+    NoAdapter { detail: String },
+    #[error("WGPU_ADAPTER_NAME='{wanted}' matches none of the adapters: {available}")]
+    AdapterNotFound { wanted: String, available: String },
+    #[error("the adapter '{adapter}' refused a device: {reason}")]
+    RequestDevice { adapter: String, reason: String },
+    #[error("the GPU device was lost ({reason}); results of the interrupted work were discarded")]
+    DeviceLost { reason: String },
+    #[error("GPU validation error (a bug in this crate; please report it): {0}")]
+    Validation(String),
+    #[error("the GPU ran out of memory: {0}. Use smaller batches")]
+    OutOfMemory(String),
+    #[error("GPU internal error: {0}")]
+    Internal(String),
+    #[error("reading results back from the GPU failed: {0}")]
+    Readback(String),
+    #[error("a GPU kernel reported a fault: {0}")]
+    ShaderFault(String),
+    #[error("{0}")]
+    Compose(#[from] super::shaders::ComposeError),
+}
+
+impl From<wgpu::Error> for GpuError {
+    fn from(error: wgpu::Error) -> Self {
+        match error {
+            wgpu::Error::OutOfMemory { .. } => GpuError::OutOfMemory(error.to_string()),
+            wgpu::Error::Validation { description, .. } => GpuError::Validation(description),
+            wgpu::Error::Internal { description, .. } => GpuError::Internal(description),
+        }
+    }
+}
+
+/// One line about an adapter: name, backend, device type, driver.
+pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
+    let driver = [info.driver.as_str(), info.driver_info.as_str()]
+        .into_iter()
+        .filter(|text| !text.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!(
+        "{} ({:?}, {:?}{})",
+        info.name,
+        info.backend,
+        info.device_type,
+        if driver.is_empty() { String::new() } else { format!(", {driver}") }
+    )
+}
+
+/// A device and queue, the adapter they came from, and the error reports
+/// wgpu delivers by callback.
+#[derive(Clone)]
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter_info: Option<wgpu::AdapterInfo>,
+    lost: Arc<Mutex<Option<String>>>,
+    uncaptured: Arc<Mutex<Option<GpuError>>>,
+}
+
+/// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
+fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
+    let device = match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    };
+    let backend = match info.backend {
+        wgpu::Backend::Vulkan => 0,
+        wgpu::Backend::Metal | wgpu::Backend::Dx12 => 1,
+        _ => 2,
+    };
+    (device, backend)
+}
+
+/// Every adapter on the backends WGPU_BACKEND names; without it, the primary
+/// backends (Vulkan, Metal, DX12), and OpenGL only when those have none.
+fn adapters() -> Vec<wgpu::Adapter> {
+    let enumerate = |backends: wgpu::Backends| {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        descriptor.backends = backends;
+        pollster::block_on(wgpu::Instance::new(descriptor).enumerate_adapters(backends))
+    };
+    let mut adapters = match wgpu::Backends::from_env() {
+        Some(backends) => enumerate(backends),
+        None => {
+            let primary = enumerate(wgpu::Backends::PRIMARY);
+            if primary.is_empty() { enumerate(wgpu::Backends::all()) } else { primary }
+        }
+    };
+    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
+    adapters
+}
+
+/// Every adapter wgpu can see, best first by this crate's preference.
+pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
+    adapters().iter().map(wgpu::Adapter::get_info).collect()
+}
+
+fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
+    let adapters = adapters();
+    if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
+        let lowered = wanted.to_lowercase();
+        let available = adapters.iter().map(|adapter| describe_adapter(&adapter.get_info())).collect::<Vec<_>>();
+        return adapters.into_iter().find(|adapter| adapter.get_info().name.to_lowercase().contains(&lowered)).ok_or(
+            GpuError::AdapterNotFound {
+                wanted,
+                available: if available.is_empty() { "(none)".to_owned() } else { available.join("; ") },
+            },
+        );
+    }
+    adapters.into_iter().next().ok_or_else(|| GpuError::NoAdapter {
+        detail: match std::env::var("WGPU_BACKEND") {
+            Ok(backend) => format!(" for WGPU_BACKEND='{backend}'"),
+            Err(_) => String::new(),
+        },
+    })
+}
+
+impl GpuContext {
+    /// Picks an adapter (WGPU_ADAPTER_NAME and WGPU_BACKEND are honoured;
+    /// otherwise a real GPU before a software one, Vulkan first) and opens a
+    /// device with the adapter's own limits rather than the defaults.
+    pub fn new() -> Result<GpuContext, GpuError> {
+        let adapter = choose_adapter()?;
+        let info = adapter.get_info();
+        // Optional features that help when present; nothing requires them.
+        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
+        let descriptor = wgpu::DeviceDescriptor {
+            label: Some("gpu-movegen"),
+            required_features: adapter.features() & wanted,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+            .map_err(|error| GpuError::RequestDevice { adapter: describe_adapter(&info), reason: error.to_string() })?;
+        Ok(GpuContext::with_adapter_info(device, queue, Some(info)))
+    }
+
+    /// Wraps a caller's own device and queue. The caller's device keeps the
+    /// limits it was created with; batches are sized to them.
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> GpuContext {
+        GpuContext::with_adapter_info(device, queue, None)
+    }
+
+    fn with_adapter_info(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter_info: Option<wgpu::AdapterInfo>,
+    ) -> GpuContext {
+        let lost = Arc::new(Mutex::new(None));
+        let uncaptured = Arc::new(Mutex::new(None));
+        let lost_slot = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            if let Ok(mut slot) = lost_slot.lock() {
+                *slot = Some(format!("{reason:?}: {message}"));
+            }
+        });
+        let uncaptured_slot = Arc::clone(&uncaptured);
+        // wgpu's default handler panics; errors must become `Err`s instead.
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            if let Ok(mut slot) = uncaptured_slot.lock() {
+                slot.get_or_insert(GpuError::from(error));
+            }
+        }));
+        GpuContext { device, queue, adapter_info, lost, uncaptured }
+    }
+
+    /// A one-line description of the adapter, when known.
+    pub fn adapter_description(&self) -> String {
+        match &self.adapter_info {
+            Some(info) => describe_adapter(info),
+            None => "(caller's device)".to_owned(),
+        }
+    }
+
+    /// Fails if the device was lost or an error arrived outside an error scope.
+    pub fn check_health(&self) -> Result<(), GpuError> {
+        if let Some(reason) = self.lost.lock().ok().and_then(|slot| slot.clone()) {
+            return Err(GpuError::DeviceLost { reason });
+        }
+        if let Some(error) = self.uncaptured.lock().ok().and_then(|mut slot| slot.take()) {
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// Runs `work` inside validation and out-of-memory error scopes and
+    /// returns the first error either caught.
+    pub fn scoped<T>(&self, work: impl FnOnce() -> T) -> Result<T, GpuError> {
+        let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = work();
+        let validation_error = pollster::block_on(validation.pop());
+        let memory_error = pollster::block_on(memory.pop());
+        if let Some(error) = memory_error.or(validation_error) {
+            return Err(error.into());
+        }
+        self.check_health()?;
+        Ok(value)
+    }
+
+    /// Blocks until the queue is idle; a lost device or a timeout is an error.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|error| GpuError::DeviceLost { reason: error.to_string() })?;
+        self.check_health()
+    }
+}

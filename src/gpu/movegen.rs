@@ -1,0 +1,537 @@
+//! Batched move generation on the GPU: upload positions, dispatch one of
+//! the kernels, read the move bitboards back. Buffers are kept and reused
+//! across calls; batches larger than one dispatch allows are split.
+
+use std::time::{Duration, Instant};
+
+use bytemuck::Pod;
+use wgpu::util::DeviceExt as _;
+
+use super::context::{GpuContext, GpuError};
+use super::layout::{GpuParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves, join, piece_from_code};
+use super::shaders;
+use crate::board::{Bitboard, Move, Position, Square};
+use crate::movegen::PieceMoves;
+
+/// Which kernel generates the moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// One invocation per (position, square): the seed's shape.
+    PerPiece,
+    /// One invocation per position.
+    PerPosition,
+}
+
+/// What the per-piece kernel computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PieceMode {
+    /// The seed's semantics: captures and quiet moves for the side to move,
+    /// attack sets for the other side; no castling, en passant or legality.
+    PseudoLegal,
+    /// Full rules, destinations for the side to move only.
+    Legal,
+}
+
+/// The legal moves of one position, per piece, as the GPU returned them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionMoves {
+    /// Pieces of the side to move with at least one legal move, by from-square.
+    pub piece_moves: Vec<PieceMoves>,
+    /// Legal moves, promotions counted four times.
+    pub move_count: u32,
+    /// The position's en passant square, needed to expand the moves.
+    pub en_passant: Option<Square>,
+}
+
+impl PositionMoves {
+    /// The CPU reference's answer in the same shape.
+    pub fn from_cpu(position: &Position) -> PositionMoves {
+        let mut piece_moves = position.piece_moves();
+        piece_moves.sort_by_key(|moves| moves.from);
+        PositionMoves { piece_moves, move_count: position.legal_move_count(), en_passant: position.en_passant() }
+    }
+
+    /// Every move, expanded (promotions four ways, castling and en passant marked).
+    pub fn moves(&self) -> Vec<Move> {
+        self.piece_moves.iter().flat_map(|moves| moves.moves(self.en_passant)).collect()
+    }
+
+    fn from_destinations(
+        position: &Position,
+        destinations: impl Iterator<Item = (Square, u64)>,
+        move_count: u32,
+    ) -> Self {
+        let piece_moves = destinations
+            .filter(|(_, to)| *to != 0)
+            .map(|(from, to)| PieceMoves {
+                // The kernels only fill squares of the side to move's pieces.
+                piece: position.piece_kind_on(from).unwrap_or(crate::Piece::Pawn),
+                from,
+                to: Bitboard(to),
+            })
+            .collect();
+        PositionMoves { piece_moves, move_count, en_passant: position.en_passant() }
+    }
+}
+
+/// Time spent in each phase of a timed call, summed over its dispatches.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timings {
+    /// Writing the positions into GPU memory.
+    pub upload: Duration,
+    /// Submitting the dispatch and waiting for it, as the host sees it.
+    pub dispatch: Duration,
+    /// The dispatch as the GPU's own timestamps measure it, when the adapter has them.
+    pub gpu_dispatch: Option<Duration>,
+    /// Copying the results out and mapping them on the host.
+    pub readback: Duration,
+    /// Dispatches the batch was split into.
+    pub dispatches: usize,
+}
+
+/// Settings of a [`MoveGenerator`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeneratorOptions {
+    /// The most positions one dispatch takes; the device's limits may lower it.
+    pub max_positions_per_dispatch: usize,
+}
+
+impl Default for GeneratorOptions {
+    fn default() -> Self {
+        GeneratorOptions { max_positions_per_dispatch: 1 << 16 }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[allow(clippy::enum_variant_names)] // the names are the kernels' names
+enum Pipeline {
+    PerPiecePseudoLegal,
+    PerPieceLegal,
+    PerPosition,
+}
+
+impl Pipeline {
+    fn stage(self) -> &'static shaders::Stage {
+        let entry = match self {
+            Pipeline::PerPiecePseudoLegal => "per_piece_pseudo_legal",
+            Pipeline::PerPieceLegal => "per_piece_legal",
+            Pipeline::PerPosition => "per_position",
+        };
+        shaders::STAGES.iter().find(|stage| stage.entry_point == entry).expect("every pipeline has a stage")
+    }
+
+    /// Bytes of output per position.
+    fn output_stride(self) -> u64 {
+        match self {
+            Pipeline::PerPiecePseudoLegal | Pipeline::PerPieceLegal => 64 * size_of::<GpuPieceMoves>() as u64,
+            Pipeline::PerPosition => size_of::<GpuPositionMoves>() as u64,
+        }
+    }
+
+    /// Workgroups for `count` positions.
+    fn workgroups(self, count: u32) -> u32 {
+        match self {
+            Pipeline::PerPiecePseudoLegal | Pipeline::PerPieceLegal => count,
+            Pipeline::PerPosition => count.div_ceil(self.stage().workgroup_size),
+        }
+    }
+}
+
+/// Buffers sized for `capacity` positions, reused until a larger batch arrives.
+struct Buffers {
+    capacity: usize,
+    positions: wgpu::Buffer,
+    output: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    status: wgpu::Buffer,
+    status_staging: wgpu::Buffer,
+    parameters: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+}
+
+struct Timestamps {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    staging: wgpu::Buffer,
+}
+
+/// The GPU move generator: pipelines, tables and reusable buffers.
+pub struct MoveGenerator {
+    context: GpuContext,
+    tables: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    per_piece_pseudo_legal: wgpu::ComputePipeline,
+    per_piece_legal: wgpu::ComputePipeline,
+    per_position: wgpu::ComputePipeline,
+    buffers: Option<Buffers>,
+    timestamps: Option<Timestamps>,
+    positions_per_dispatch: usize,
+}
+
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl MoveGenerator {
+    pub fn new(context: &GpuContext) -> Result<MoveGenerator, GpuError> {
+        MoveGenerator::with_options(context, GeneratorOptions::default())
+    }
+
+    pub fn with_options(context: &GpuContext, options: GeneratorOptions) -> Result<MoveGenerator, GpuError> {
+        let device = &context.device;
+        let per_piece_source = shaders::compose("movegen_per_piece")?;
+        let per_position_source = shaders::compose("movegen_per_position")?;
+        let limits = device.limits();
+        let per_dispatch = {
+            let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+            let by_memory =
+                binding / Pipeline::PerPieceLegal.output_stride().max(Pipeline::PerPosition.output_stride());
+            let by_workgroups = u64::from(limits.max_compute_workgroups_per_dimension);
+            (options.max_positions_per_dispatch.max(1) as u64).min(by_memory).min(by_workgroups).max(1) as usize
+        };
+
+        let generator = context.scoped(|| {
+            let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("attack tables"),
+                contents: bytemuck::cast_slice(&shaders::attack_table_data()),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("movegen"),
+                entries: &[
+                    storage_entry(0, true),
+                    storage_entry(1, true),
+                    storage_entry(2, false),
+                    storage_entry(3, false),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 4,
+                        visibility: wgpu::ShaderStages::COMPUTE,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Uniform,
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    },
+                ],
+            });
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("movegen"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            let per_piece = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("movegen_per_piece"),
+                source: wgpu::ShaderSource::Wgsl(per_piece_source.into()),
+            });
+            let per_position = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("movegen_per_position"),
+                source: wgpu::ShaderSource::Wgsl(per_position_source.into()),
+            });
+            let pipeline = |module: &wgpu::ShaderModule, entry_point: &str| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry_point),
+                    layout: Some(&pipeline_layout),
+                    module,
+                    entry_point: Some(entry_point),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            };
+            let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
+                queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("dispatch timestamps"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                }),
+                resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("timestamp resolve"),
+                    size: 16,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+                staging: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("timestamp staging"),
+                    size: 16,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+            });
+            MoveGenerator {
+                context: context.clone(),
+                per_piece_pseudo_legal: pipeline(&per_piece, "per_piece_pseudo_legal"),
+                per_piece_legal: pipeline(&per_piece, "per_piece_legal"),
+                per_position: pipeline(&per_position, "per_position"),
+                tables,
+                layout,
+                buffers: None,
+                timestamps,
+                positions_per_dispatch: per_dispatch,
+            }
+        })?;
+        Ok(generator)
+    }
+
+    /// The most positions one dispatch takes on this device.
+    pub fn positions_per_dispatch(&self) -> usize {
+        self.positions_per_dispatch
+    }
+
+    /// Legal moves of every position, by the chosen kernel.
+    pub fn generate(&mut self, positions: &[Position], kernel: Kernel) -> Result<Vec<PositionMoves>, GpuError> {
+        self.generate_timed(positions, kernel, false).map(|(moves, _)| moves)
+    }
+
+    /// [`MoveGenerator::generate`], and with `timed` the phases are run one
+    /// after the other and timed separately (slower, for measurements).
+    pub fn generate_timed(
+        &mut self,
+        positions: &[Position],
+        kernel: Kernel,
+        timed: bool,
+    ) -> Result<(Vec<PositionMoves>, Timings), GpuError> {
+        let gpu_positions: Vec<GpuPosition> = positions.iter().map(GpuPosition::from).collect();
+        match kernel {
+            Kernel::PerPiece => {
+                let (entries, timings) = self.run::<GpuPieceMoves>(Pipeline::PerPieceLegal, &gpu_positions, timed)?;
+                let moves = positions
+                    .iter()
+                    .zip(entries.chunks_exact(64))
+                    .map(|(position, squares)| {
+                        let destinations: Vec<(Square, u64)> = squares
+                            .iter()
+                            .map(|entry| (Square::from_index(entry.from_square as u8), join(entry.destinations)))
+                            .collect();
+                        let count = squares
+                            .iter()
+                            .map(|entry| {
+                                let piece = piece_from_code(entry.piece).unwrap_or(crate::Piece::King);
+                                PieceMoves {
+                                    piece,
+                                    from: Square::from_index(entry.from_square as u8),
+                                    to: Bitboard(join(entry.destinations)),
+                                }
+                                .len() as u32
+                            })
+                            .sum();
+                        PositionMoves::from_destinations(position, destinations.into_iter(), count)
+                    })
+                    .collect();
+                Ok((moves, timings))
+            }
+            Kernel::PerPosition => {
+                let (records, timings) = self.run::<GpuPositionMoves>(Pipeline::PerPosition, &gpu_positions, timed)?;
+                let moves = positions
+                    .iter()
+                    .zip(&records)
+                    .map(|(position, record)| {
+                        let destinations =
+                            Square::ALL.into_iter().zip(record.destinations.iter().map(|halves| join(*halves)));
+                        PositionMoves::from_destinations(position, destinations, record.move_count)
+                    })
+                    .collect();
+                Ok((moves, timings))
+            }
+        }
+    }
+
+    /// The per-piece kernel's raw output: 64 entries per position, square order.
+    pub fn per_piece_raw(&mut self, positions: &[Position], mode: PieceMode) -> Result<Vec<GpuPieceMoves>, GpuError> {
+        let pipeline = match mode {
+            PieceMode::PseudoLegal => Pipeline::PerPiecePseudoLegal,
+            PieceMode::Legal => Pipeline::PerPieceLegal,
+        };
+        let gpu_positions: Vec<GpuPosition> = positions.iter().map(GpuPosition::from).collect();
+        self.run(pipeline, &gpu_positions, false).map(|(entries, _)| entries)
+    }
+
+    /// The per-position kernel's raw records.
+    pub fn per_position_raw(&mut self, positions: &[Position]) -> Result<Vec<GpuPositionMoves>, GpuError> {
+        let gpu_positions: Vec<GpuPosition> = positions.iter().map(GpuPosition::from).collect();
+        self.run(Pipeline::PerPosition, &gpu_positions, false).map(|(records, _)| records)
+    }
+
+    /// Runs a kernel on positions given in the GPU layout directly. Inputs
+    /// the kernels reject (such as a side without a king) come back as
+    /// [`GpuError::ShaderFault`].
+    pub fn per_position_raw_gpu(&mut self, positions: &[GpuPosition]) -> Result<Vec<GpuPositionMoves>, GpuError> {
+        self.run(Pipeline::PerPosition, positions, false).map(|(records, _)| records)
+    }
+
+    fn ensure_buffers(&mut self, capacity: usize) {
+        if self.buffers.as_ref().is_some_and(|buffers| buffers.capacity >= capacity) {
+            return;
+        }
+        let device = &self.context.device;
+        let output_size =
+            capacity as u64 * Pipeline::PerPieceLegal.output_stride().max(Pipeline::PerPosition.output_stride());
+        let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
+        };
+        use wgpu::BufferUsages as Usage;
+        let positions =
+            buffer("positions", (capacity * size_of::<GpuPosition>()) as u64, Usage::STORAGE | Usage::COPY_DST);
+        let output = buffer("moves", output_size, Usage::STORAGE | Usage::COPY_SRC);
+        let staging = buffer("moves staging", output_size, Usage::MAP_READ | Usage::COPY_DST);
+        let status = buffer("status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
+        let status_staging = buffer("status staging", 4, Usage::MAP_READ | Usage::COPY_DST);
+        let parameters = buffer("parameters", size_of::<GpuParameters>() as u64, Usage::UNIFORM | Usage::COPY_DST);
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("movegen"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: self.tables.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: positions.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: status.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: parameters.as_entire_binding() },
+            ],
+        });
+        self.buffers =
+            Some(Buffers { capacity, positions, output, staging, status, status_staging, parameters, bind_group });
+    }
+
+    fn pipeline(&self, pipeline: Pipeline) -> &wgpu::ComputePipeline {
+        match pipeline {
+            Pipeline::PerPiecePseudoLegal => &self.per_piece_pseudo_legal,
+            Pipeline::PerPieceLegal => &self.per_piece_legal,
+            Pipeline::PerPosition => &self.per_position,
+        }
+    }
+
+    fn run<T: Pod>(
+        &mut self,
+        pipeline: Pipeline,
+        positions: &[GpuPosition],
+        timed: bool,
+    ) -> Result<(Vec<T>, Timings), GpuError> {
+        let mut timings = Timings::default();
+        let stride = pipeline.output_stride();
+        let per_position = (stride as usize) / size_of::<T>();
+        let mut output: Vec<T> = Vec::with_capacity(positions.len() * per_position);
+        if positions.is_empty() {
+            return Ok((output, timings));
+        }
+        let chunk_size = self.positions_per_dispatch.min(positions.len());
+        let context = self.context.clone();
+        context.scoped(|| self.ensure_buffers(chunk_size))?;
+        for chunk in positions.chunks(chunk_size) {
+            let part = context.scoped(|| self.dispatch::<T>(pipeline, chunk, timed, &mut timings))??;
+            output.extend(part);
+            timings.dispatches += 1;
+        }
+        Ok((output, timings))
+    }
+
+    fn dispatch<T: Pod>(
+        &self,
+        pipeline: Pipeline,
+        chunk: &[GpuPosition],
+        timed: bool,
+        timings: &mut Timings,
+    ) -> Result<Vec<T>, GpuError> {
+        let buffers = self.buffers.as_ref().expect("buffers are allocated before dispatch");
+        let (device, queue) = (&self.context.device, &self.context.queue);
+        let count = chunk.len() as u32;
+        let output_bytes = u64::from(count) * pipeline.output_stride();
+
+        let started = Instant::now();
+        queue.write_buffer(&buffers.positions, 0, bytemuck::cast_slice(chunk));
+        queue.write_buffer(
+            &buffers.parameters,
+            0,
+            bytemuck::bytes_of(&GpuParameters { position_count: count, ..bytemuck::Zeroable::zeroed() }),
+        );
+        queue.write_buffer(&buffers.status, 0, bytemuck::bytes_of(&0u32));
+        if timed {
+            queue.submit([]);
+            self.context.wait()?;
+            timings.upload += started.elapsed();
+        }
+
+        let started = Instant::now();
+        let timestamps = self.timestamps.as_ref().filter(|_| timed);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("movegen") });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("movegen"),
+                timestamp_writes: timestamps.map(|timestamps| wgpu::ComputePassTimestampWrites {
+                    query_set: &timestamps.queries,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(self.pipeline(pipeline));
+            pass.set_bind_group(0, &buffers.bind_group, &[]);
+            pass.dispatch_workgroups(pipeline.workgroups(count), 1, 1);
+        }
+        if let Some(timestamps) = timestamps {
+            encoder.resolve_query_set(&timestamps.queries, 0..2, &timestamps.resolve, 0);
+            encoder.copy_buffer_to_buffer(&timestamps.resolve, 0, &timestamps.staging, 0, 16);
+        }
+        if timed {
+            queue.submit([encoder.finish()]);
+            self.context.wait()?;
+            timings.dispatch += started.elapsed();
+            if let Some(timestamps) = timestamps {
+                let ticks: Vec<u64> = read_mapped(&self.context, &timestamps.staging, 16)?;
+                let nanoseconds = ticks[1].saturating_sub(ticks[0]) as f64 * f64::from(queue.get_timestamp_period());
+                *timings.gpu_dispatch.get_or_insert(Duration::ZERO) += Duration::from_nanos(nanoseconds as u64);
+            }
+            encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+        }
+
+        let started = Instant::now();
+        encoder.copy_buffer_to_buffer(&buffers.output, 0, &buffers.staging, 0, output_bytes);
+        encoder.copy_buffer_to_buffer(&buffers.status, 0, &buffers.status_staging, 0, 4);
+        queue.submit([encoder.finish()]);
+        let status: Vec<u32> = read_mapped(&self.context, &buffers.status_staging, 4)?;
+        if status[0] != 0 {
+            return Err(GpuError::ShaderFault(describe_faults(status[0])));
+        }
+        let result = read_mapped(&self.context, &buffers.staging, output_bytes)?;
+        timings.readback += started.elapsed();
+        Ok(result)
+    }
+}
+
+fn describe_faults(flags: u32) -> String {
+    let mut reasons = Vec::new();
+    if flags & 1 != 0 {
+        reasons.push("a position has no king for the side to move");
+    }
+    if flags & !1 != 0 {
+        reasons.push("unknown fault bits");
+    }
+    format!("{} (flags {flags:#x})", reasons.join(", "))
+}
+
+/// Maps the first `size` bytes of a MAP_READ buffer, copies them out and unmaps.
+pub(crate) fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
+    let slice = buffer.slice(0..size);
+    let (sender, receiver) = futures_intrusive::channel::shared::oneshot_channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    context.wait()?;
+    match pollster::block_on(receiver.receive()) {
+        Some(Ok(())) => {}
+        Some(Err(error)) => return Err(GpuError::Readback(error.to_string())),
+        None => return Err(GpuError::Readback("the map callback never ran".to_owned())),
+    }
+    let values = {
+        let view = slice.get_mapped_range().map_err(|error| GpuError::Readback(error.to_string()))?;
+        bytemuck::pod_collect_to_vec(&view)
+    };
+    buffer.unmap();
+    Ok(values)
+}

@@ -1,0 +1,176 @@
+//! The WGSL sources, a small `#import` composer, the generated constants
+//! every shader shares, and the attack-table buffer contents.
+//!
+//! Each file in shaders/ is one module; `#import name` lines pull in other
+//! modules, each once, dependencies first. The composer is deliberately
+//! tiny: the shaders only need whole-file inclusion, which keeps every
+//! composed module valid WGSL that naga can check as is.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use crate::sliders::kogge_stone;
+use crate::tables;
+
+/// (module name, source) for every file in shaders/.
+pub const MODULES: &[(&str, &str)] = &[
+    ("bitboard", include_str!("../../shaders/bitboard.wgsl")),
+    ("kogge_stone", include_str!("../../shaders/kogge_stone.wgsl")),
+    ("tables", include_str!("../../shaders/tables.wgsl")),
+    ("position", include_str!("../../shaders/position.wgsl")),
+    ("movegen", include_str!("../../shaders/movegen.wgsl")),
+    ("movegen_per_piece", include_str!("../../shaders/movegen_per_piece.wgsl")),
+    ("movegen_per_position", include_str!("../../shaders/movegen_per_position.wgsl")),
+];
+
+/// A compute stage: the module that holds it, its entry point and workgroup size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stage {
+    pub module: &'static str,
+    pub entry_point: &'static str,
+    pub workgroup_size: u32,
+}
+
+/// Every compute stage the crate dispatches.
+pub const STAGES: &[Stage] = &[
+    Stage { module: "movegen_per_piece", entry_point: "per_piece_pseudo_legal", workgroup_size: 64 },
+    Stage { module: "movegen_per_piece", entry_point: "per_piece_legal", workgroup_size: 64 },
+    Stage { module: "movegen_per_position", entry_point: "per_position", workgroup_size: 64 },
+];
+
+/// Why a module could not be composed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ComposeError {
+    #[error("unknown WGSL module '{name}' (imported by '{importer}')")]
+    UnknownModule { name: String, importer: String },
+    #[error("WGSL modules import each other in a cycle through '{0}'")]
+    Cycle(String),
+}
+
+fn module_source(name: &str) -> Option<&'static str> {
+    MODULES.iter().find(|(module, _)| *module == name).map(|(_, source)| *source)
+}
+
+/// The module `root` with everything it imports, preceded by the generated
+/// constants. `extra` modules (name, source) take part in import resolution
+/// before the crate's own, so callers can add or override modules.
+pub fn compose_with(root: &str, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
+    fn visit(
+        name: &str,
+        importer: &str,
+        extra: &[(&str, &str)],
+        done: &mut HashSet<String>,
+        in_progress: &mut Vec<String>,
+        output: &mut String,
+    ) -> Result<(), ComposeError> {
+        if done.contains(name) {
+            return Ok(());
+        }
+        if in_progress.iter().any(|module| module == name) {
+            return Err(ComposeError::Cycle(name.to_owned()));
+        }
+        let source = extra
+            .iter()
+            .find(|(module, _)| *module == name)
+            .map(|(_, source)| *source)
+            .or_else(|| module_source(name))
+            .ok_or_else(|| ComposeError::UnknownModule { name: name.to_owned(), importer: importer.to_owned() })?;
+        in_progress.push(name.to_owned());
+        for line in source.lines() {
+            if let Some(import) = line.trim().strip_prefix("#import") {
+                visit(import.trim(), name, extra, done, in_progress, output)?;
+            }
+        }
+        in_progress.pop();
+        writeln!(output, "// ---- module {name} ----").unwrap();
+        for line in source.lines().filter(|line| !line.trim().starts_with("#import")) {
+            output.push_str(line);
+            output.push('\n');
+        }
+        done.insert(name.to_owned());
+        Ok(())
+    }
+
+    let mut output = generated_constants();
+    let mut done = HashSet::new();
+    visit(root, "(root)", extra, &mut done, &mut Vec::new(), &mut output)?;
+    Ok(output)
+}
+
+/// [`compose_with`] for one of the crate's own modules.
+pub fn compose(root: &str) -> Result<String, ComposeError> {
+    compose_with(root, &[])
+}
+
+/// Where each table starts in the attack-table buffer, in bitboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableOffsets {
+    pub pawn_pushes: u32,
+    pub pawn_attacks: u32,
+    pub knight: u32,
+    pub king: u32,
+    pub bishop_rays: u32,
+    pub rook_rays: u32,
+    pub queen_rays: u32,
+    pub between: u32,
+    pub line: u32,
+    pub total: u32,
+}
+
+pub const TABLE_OFFSETS: TableOffsets = TableOffsets {
+    pawn_pushes: 0,
+    pawn_attacks: 128,
+    knight: 256,
+    king: 320,
+    bishop_rays: 384,
+    rook_rays: 448,
+    queen_rays: 512,
+    between: 576,
+    line: 576 + 4096,
+    total: 576 + 2 * 4096,
+};
+
+/// The attack-table buffer: the Rust tables concatenated at [`TABLE_OFFSETS`],
+/// each bitboard as (squares 0..31, squares 32..63).
+pub fn attack_table_data() -> Vec<[u32; 2]> {
+    let mut data: Vec<u64> = Vec::with_capacity(TABLE_OFFSETS.total as usize);
+    data.extend(tables::PAWN_PUSHES.iter().flatten());
+    data.extend(tables::PAWN_ATTACKS.iter().flatten());
+    data.extend(tables::KNIGHT_ATTACKS);
+    data.extend(tables::KING_ATTACKS);
+    data.extend(tables::BISHOP_RAYS);
+    data.extend(tables::ROOK_RAYS);
+    data.extend(tables::QUEEN_RAYS);
+    data.extend(tables::BETWEEN.iter().flatten());
+    data.extend(tables::LINE.iter().flatten());
+    debug_assert_eq!(data.len(), TABLE_OFFSETS.total as usize);
+    data.into_iter().map(super::layout::split).collect()
+}
+
+fn lanes_constant(name: &str, lanes: [u64; 4]) -> String {
+    let lo = lanes.map(|lane| format!("{:#010x}u", lane as u32)).join(", ");
+    let hi = lanes.map(|lane| format!("{:#010x}u", (lane >> 32) as u32)).join(", ");
+    format!("const {name}_LO = vec4<u32>({lo});\nconst {name}_HI = vec4<u32>({hi});\n")
+}
+
+/// Constants generated from the Rust side, so that each fact has one source.
+pub fn generated_constants() -> String {
+    let offsets = TABLE_OFFSETS;
+    let mut text = String::from("// ---- generated by src/gpu/shaders.rs from the Rust tables ----\n");
+    text += &lanes_constant("KOGGE_STONE_LEFT_WRAPS", kogge_stone::LEFT_WRAPS);
+    text += &lanes_constant("KOGGE_STONE_RIGHT_WRAPS", kogge_stone::RIGHT_WRAPS);
+    for (name, value) in [
+        ("TABLE_PAWN_PUSHES", offsets.pawn_pushes),
+        ("TABLE_PAWN_ATTACKS", offsets.pawn_attacks),
+        ("TABLE_KNIGHT", offsets.knight),
+        ("TABLE_KING", offsets.king),
+        ("TABLE_BISHOP_RAYS", offsets.bishop_rays),
+        ("TABLE_ROOK_RAYS", offsets.rook_rays),
+        ("TABLE_QUEEN_RAYS", offsets.queen_rays),
+        ("TABLE_BETWEEN", offsets.between),
+        ("TABLE_LINE", offsets.line),
+    ] {
+        writeln!(text, "const {name}: u32 = {value}u;").unwrap();
+    }
+    text
+}

@@ -1,0 +1,133 @@
+//! Both GPU kernels against the CPU reference: suite positions, 20,000+
+//! positions from seeded random play, several batch sizes, and the error paths.
+
+mod common;
+
+use common::gpu::context;
+use gpu_movegen::gpu::layout::{GpuPosition, join};
+use gpu_movegen::gpu::{GeneratorOptions, GpuError, Kernel, MoveGenerator, PieceMode, PositionMoves};
+use gpu_movegen::{Bitboard, Color, Piece, Position, Square, pseudo_legal};
+
+fn test_positions() -> Vec<Position> {
+    let mut roots = vec![Position::start()];
+    roots.extend(common::suite_positions());
+    let mut positions = roots.clone();
+    // 148 roots x 140 walks, plus every en passant or double-check position passed on the way.
+    positions.extend(common::random_walks(&roots, 140, 80, 0x6e0_2026, |position| {
+        position.en_passant().is_some() || position.checkers().has_several()
+    }));
+    positions
+}
+
+fn assert_same_moves(kernel: Kernel, positions: &[Position], gpu: &[PositionMoves]) {
+    assert_eq!(gpu.len(), positions.len());
+    for (position, moves) in positions.iter().zip(gpu) {
+        let cpu = PositionMoves::from_cpu(position);
+        assert_eq!(moves, &cpu, "{kernel:?} differs from the CPU in {}", position.to_fen());
+        let mut gpu_list: Vec<String> = moves.moves().iter().map(ToString::to_string).collect();
+        let mut cpu_list: Vec<String> = position.legal_moves().iter().map(ToString::to_string).collect();
+        gpu_list.sort();
+        cpu_list.sort();
+        assert_eq!(gpu_list, cpu_list, "expanded moves differ in {}", position.to_fen());
+    }
+}
+
+#[test]
+fn both_kernels_match_the_cpu_on_suites_and_random_play() {
+    let context = context();
+    let mut generator = MoveGenerator::new(&context).expect("generator");
+    let positions = test_positions();
+    assert!(positions.len() >= 20_000, "{}", positions.len());
+    let special = |test: fn(&Position) -> bool| positions.iter().filter(|position| test(position)).count();
+    assert!(special(|position| position.checkers().has_several()) >= 20);
+    assert!(special(|position| position.en_passant().is_some()) >= 200);
+    assert!(special(|position| position.in_check()) >= 500);
+    assert!(special(|position| position.castling_rights().bits() != 0) >= 1_000);
+    assert!(special(|position| position.legal_moves().iter().any(|mv| mv.promotion().is_some())) >= 100);
+
+    for kernel in [Kernel::PerPosition, Kernel::PerPiece] {
+        let moves = generator.generate(&positions, kernel).expect("GPU generation");
+        assert_same_moves(kernel, &positions, &moves);
+    }
+}
+
+#[test]
+fn per_position_records_special_moves_and_counts() {
+    let context = context();
+    let mut generator = MoveGenerator::new(&context).unwrap();
+    let positions = test_positions();
+    let records = generator.per_position_raw(&positions).unwrap();
+    for (position, record) in positions.iter().zip(&records) {
+        let moves = position.legal_moves();
+        assert_eq!(record.move_count as usize, moves.len(), "{}", position.to_fen());
+        let en_passant_from: Bitboard =
+            moves.iter().filter(|mv| mv.kind() == gpu_movegen::MoveKind::EnPassant).map(|mv| mv.from()).collect();
+        assert_eq!(Bitboard(join(record.en_passant_from)), en_passant_from, "{}", position.to_fen());
+        let castles =
+            |file: u8| moves.iter().any(|mv| mv.kind() == gpu_movegen::MoveKind::Castling && mv.to().file() == file);
+        assert_eq!(record.castling, u32::from(castles(6)) | u32::from(castles(2)) << 1, "{}", position.to_fen());
+    }
+}
+
+#[test]
+fn pseudo_legal_per_piece_kernel_matches_the_seed_semantics() {
+    let context = context();
+    let mut generator = MoveGenerator::new(&context).unwrap();
+    let positions = test_positions();
+    let entries = generator.per_piece_raw(&positions, PieceMode::PseudoLegal).unwrap();
+    for (position, squares) in positions.iter().zip(entries.chunks_exact(64)) {
+        for (index, entry) in squares.iter().enumerate() {
+            let square = Square::from_index(index as u8);
+            assert_eq!(entry.from_square as usize, index);
+            let expected_piece = match position.piece_on(square) {
+                None => 0,
+                Some((color, piece)) => piece as u32 + 1 + if color == Color::Black { 8 } else { 0 },
+            };
+            assert_eq!(entry.piece, expected_piece, "{} {square}", position.to_fen());
+            assert_eq!(
+                Bitboard(join(entry.destinations)),
+                pseudo_legal::seed_destinations(position, square),
+                "{} {square}",
+                position.to_fen()
+            );
+        }
+    }
+}
+
+#[test]
+fn batch_sizes_and_several_dispatches_give_identical_results() {
+    let context = context();
+    let positions = test_positions();
+    let sample = &positions[..300];
+    let mut whole = MoveGenerator::new(&context).unwrap();
+    let mut split = MoveGenerator::with_options(&context, GeneratorOptions { max_positions_per_dispatch: 64 }).unwrap();
+    assert_eq!(split.positions_per_dispatch(), 64);
+    for kernel in [Kernel::PerPosition, Kernel::PerPiece] {
+        let reference = whole.generate(sample, kernel).unwrap();
+        for size in [1, 2, 63, 64, 65, 300] {
+            assert_eq!(whole.generate(&sample[..size], kernel).unwrap(), reference[..size], "{kernel:?} {size}");
+            // Batches past 64 need two to five dispatches here.
+            let (moves, timings) = split.generate_timed(&sample[..size], kernel, true).unwrap();
+            assert_eq!(moves, reference[..size], "{kernel:?} {size} split");
+            assert_eq!(timings.dispatches, size.div_ceil(64));
+        }
+    }
+    assert!(whole.generate(&[], Kernel::PerPosition).unwrap().is_empty());
+}
+
+#[test]
+fn a_position_without_a_king_is_a_shader_fault_not_a_wrong_answer() {
+    let context = context();
+    let mut generator = MoveGenerator::new(&context).unwrap();
+    let mut broken = GpuPosition::from(&Position::start());
+    // Clear the white king (e1) from the piece-code planes.
+    for plane in &mut broken.planes[..3] {
+        plane[0] &= !(1 << Square::E1 as u32);
+    }
+    assert!(broken.piece_set(Piece::King).contains(Square::E8));
+    let error = generator.per_position_raw_gpu(&[GpuPosition::from(&Position::start()), broken]).unwrap_err();
+    assert!(matches!(error, GpuError::ShaderFault(ref text) if text.contains("no king")), "{error}");
+    // The generator still works afterwards.
+    let moves = generator.generate(&[Position::start()], Kernel::PerPosition).unwrap();
+    assert_eq!(moves[0].move_count, 20);
+}
