@@ -20,6 +20,7 @@ pub mod gpu;
 pub mod movegen;
 pub mod perft;
 pub mod pseudo_legal;
+pub mod random_play;
 pub mod sliders;
 pub mod suite;
 pub mod tables;
@@ -27,6 +28,8 @@ pub mod tables;
 pub use board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, START_FEN, Square};
 pub use error::{Error, FenError, MoveError, SuiteError};
 pub use movegen::{MoveList, PieceMoves};
+/// The wgpu this crate is built on, for callers that bring their own device.
+pub use wgpu;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -3,15 +3,30 @@
 use std::process::{Command, Output};
 
 fn run(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpu-movegen")).args(arguments).output().expect("the binary runs")
+    run_with(arguments, &[])
+}
+
+fn run_with(arguments: &[&str], environment: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
+        .args(arguments)
+        .envs(environment.iter().copied())
+        .output()
+        .expect("the binary runs")
 }
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+/// stderr without the driver's own notices (Mesa's Vulkan driver warns about
+/// XDG_RUNTIME_DIR on headless machines).
 fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
+    String::from_utf8(output.stderr.clone())
+        .unwrap()
+        .lines()
+        .filter(|line| !line.contains("XDG_RUNTIME_DIR"))
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 #[test]
@@ -108,4 +123,52 @@ fn bad_input_is_one_line_on_stderr_with_exit_code_two() {
     assert!(message.contains("side to move is 'x'"), "{message}");
     let message = stderr(&run(&["perftree", "2", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e3"]));
     assert!(message.contains("'e1e3' is not a legal move"), "{message}");
+}
+
+#[test]
+fn verify_compares_gpu_and_cpu_on_a_suite_and_on_random_play() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/edge_cases.epd");
+    let output = run(&["verify", "--epd", suite]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("40 passed, 0 failed"), "20 positions, 2 kernels");
+
+    let output = run(&["verify", "--random", "300", "--seed", "9", "--kernel", "per-position"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("300 passed, 0 failed"));
+
+    for arguments in [
+        &["verify"][..],
+        &["verify", "--random", "10"],
+        &["verify", "--kernel", "sideways", "--random", "1", "--seed", "1"],
+    ] {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert_eq!(stderr(&output).lines().filter(|line| line.starts_with("error")).count(), 1, "{arguments:?}");
+    }
+}
+
+#[test]
+fn info_names_the_chosen_adapter_and_its_limits() {
+    let output = run(&["info"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for needle in ["chosen: ", "backend: ", "max_storage_buffer_binding_size: ", "SHADER_INT64: "] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn a_missing_adapter_is_one_clear_line_and_exit_code_two() {
+    let output = run_with(&["verify", "--random", "1", "--seed", "1"], &[("WGPU_ADAPTER_NAME", "no such adapter 42")]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    let error_lines: Vec<&str> = message.lines().filter(|line| line.starts_with("error")).collect();
+    assert_eq!(error_lines.len(), 1, "{message}");
+    assert!(error_lines[0].contains("WGPU_ADAPTER_NAME='no such adapter 42' matches none"), "{message}");
+
+    // No adapter on the named backend: the message says which driver to install.
+    let output = run_with(&["info"], &[("WGPU_BACKEND", "dx12")]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("no GPU adapter found") && message.contains("mesa-vulkan-drivers"), "{message}");
 }

@@ -20,6 +20,8 @@ pub enum GpuError {
     DeviceLost { reason: String },
     #[error("GPU validation error (a bug in this crate; please report it): {0}")]
     Validation(String),
+    #[error("the GPU device's limits are too small: {0}")]
+    Limits(String),
     #[error("the GPU ran out of memory: {0}. Use smaller batches")]
     OutOfMemory(String),
     #[error("GPU internal error: {0}")]
@@ -86,32 +88,36 @@ fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
     (device, backend)
 }
 
-/// Every adapter on the backends WGPU_BACKEND names; without it, the primary
-/// backends (Vulkan, Metal, DX12), and OpenGL only when those have none.
-fn adapters() -> Vec<wgpu::Adapter> {
-    let enumerate = |backends: wgpu::Backends| {
-        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-        descriptor.backends = backends;
-        pollster::block_on(wgpu::Instance::new(descriptor).enumerate_adapters(backends))
-    };
-    let mut adapters = match wgpu::Backends::from_env() {
+fn enumerate(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    descriptor.backends = backends;
+    let mut adapters = pollster::block_on(wgpu::Instance::new(descriptor).enumerate_adapters(backends));
+    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
+    adapters
+}
+
+/// The adapters to choose from: those of the backends WGPU_BACKEND names;
+/// without it the primary backends (Vulkan, Metal, DX12), and OpenGL only
+/// when those have none (OpenGL start-up is slow and noisy on headless machines).
+fn candidate_adapters() -> Vec<wgpu::Adapter> {
+    match wgpu::Backends::from_env() {
         Some(backends) => enumerate(backends),
         None => {
             let primary = enumerate(wgpu::Backends::PRIMARY);
             if primary.is_empty() { enumerate(wgpu::Backends::all()) } else { primary }
         }
-    };
-    adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
-    adapters
+    }
 }
 
-/// Every adapter wgpu can see, best first by this crate's preference.
+/// Every adapter on every backend (or those WGPU_BACKEND names), best first
+/// by this crate's preference.
 pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
-    adapters().iter().map(wgpu::Adapter::get_info).collect()
+    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+    enumerate(backends).iter().map(wgpu::Adapter::get_info).collect()
 }
 
 fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
-    let adapters = adapters();
+    let adapters = candidate_adapters();
     if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
         let lowered = wanted.to_lowercase();
         let available = adapters.iter().map(|adapter| describe_adapter(&adapter.get_info())).collect::<Vec<_>>();

@@ -51,6 +51,21 @@ impl PositionMoves {
         PositionMoves { piece_moves, move_count: position.legal_move_count(), en_passant: position.en_passant() }
     }
 
+    /// The destinations of the piece on `square`, empty when it has no moves.
+    pub fn destinations(&self, square: Square) -> Bitboard {
+        self.piece_moves.iter().find(|moves| moves.from == square).map_or(Bitboard::EMPTY, |moves| moves.to)
+    }
+
+    /// The from-squares whose destinations differ between two answers, with
+    /// both destination sets (`self`'s first).
+    pub fn differences(&self, other: &PositionMoves) -> Vec<(Square, Bitboard, Bitboard)> {
+        Square::ALL
+            .into_iter()
+            .map(|square| (square, self.destinations(square), other.destinations(square)))
+            .filter(|(_, mine, theirs)| mine != theirs)
+            .collect()
+    }
+
     /// Every move, expanded (promotions four ways, castling and en passant marked).
     pub fn moves(&self) -> Vec<Move> {
         self.piece_moves.iter().flat_map(|moves| moves.moves(self.en_passant)).collect()
@@ -191,6 +206,14 @@ impl MoveGenerator {
         let per_piece_source = shaders::compose("movegen_per_piece")?;
         let per_position_source = shaders::compose("movegen_per_position")?;
         let limits = device.limits();
+        let table_bytes = u64::from(shaders::TABLE_OFFSETS.total) * 8;
+        let largest_binding = table_bytes.max(Pipeline::PerPieceLegal.output_stride());
+        if limits.max_storage_buffer_binding_size < largest_binding {
+            return Err(GpuError::Limits(format!(
+                "max_storage_buffer_binding_size is {} bytes; the attack tables need {table_bytes}",
+                limits.max_storage_buffer_binding_size
+            )));
+        }
         let per_dispatch = {
             let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
             let by_memory =

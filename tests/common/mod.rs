@@ -5,8 +5,6 @@ pub mod gpu;
 
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, perft};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 pub const PERFT_SUITE: &str = include_str!("../data/perftsuite.epd");
 pub const EDGE_CASES: &str = include_str!("../data/edge_cases.epd");
@@ -25,42 +23,11 @@ pub fn suite_positions() -> Vec<Position> {
         .collect()
 }
 
-/// Positions reached by seeded random play: `walks` walks from each root, each
-/// of a random length up to `max_plies`, keeping the position it ends on.
-/// Walks stop early at mate or stalemate.
+pub use gpu_movegen::random_play::random_walks;
+
+/// The end positions of `walks` random games from each root.
 pub fn random_positions(roots: &[Position], walks: usize, max_plies: usize, seed: u64) -> Vec<Position> {
     random_walks(roots, walks, max_plies, seed, |_| false)
-}
-
-/// Like [`random_positions`], and also keeps every position along the walks
-/// for which `keep_passing` holds.
-pub fn random_walks(
-    roots: &[Position],
-    walks: usize,
-    max_plies: usize,
-    seed: u64,
-    keep_passing: impl Fn(&Position) -> bool,
-) -> Vec<Position> {
-    let mut random = ChaCha8Rng::seed_from_u64(seed);
-    let mut positions = Vec::with_capacity(roots.len() * walks);
-    for root in roots {
-        for _ in 0..walks {
-            let plies = random.random_range(0..=max_plies);
-            let mut position = *root;
-            for _ in 0..plies {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                position = position.make_move(moves[random.random_range(0..moves.len())]);
-                if keep_passing(&position) {
-                    positions.push(position);
-                }
-            }
-            positions.push(position);
-        }
-    }
-    positions
 }
 
 /// Checks every expected count up to `max_nodes`; returns the mismatches as text.
