@@ -5,14 +5,21 @@
 //! rounds so that drift in machine speed hits both; then multi-threaded
 //! scaling of this crate's perft.
 //!
+//! `movegen`: positions and moves per second of the two GPU kernels and the
+//! CPU reference over batch sizes from 1 to 1,000,000, with the GPU time
+//! split into upload, dispatch (host clock and GPU timestamps) and readback.
+//!
 //! ```text
 //! cargo run --release --example throughput -- cpu --rounds 5
+//! cargo run --release --example throughput -- movegen --max-batch 1000000
 //! ```
 
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use gpu_movegen::{Position, perft};
+use gpu_movegen::gpu::{GpuContext, Kernel, MoveGenerator, PositionMoves, Timings};
+use gpu_movegen::{Position, perft, random_play};
+use rayon::prelude::*;
 
 #[derive(Parser)]
 struct Arguments {
@@ -27,6 +34,12 @@ enum Section {
         /// Timed rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 5)]
         rounds: usize,
+    },
+    /// Move generation: GPU kernels against the CPU reference over batch sizes.
+    Movegen {
+        /// Largest batch (batches are 1, 10, 100, … up to this).
+        #[arg(long, default_value_t = 1_000_000)]
+        max_batch: usize,
     },
 }
 
@@ -112,8 +125,77 @@ fn cpu_section(rounds: usize) {
     }
 }
 
+/// Distinct positions from random play, repeated to `count`.
+fn batch_of(distinct: &[Position], count: usize) -> Vec<Position> {
+    distinct.iter().cycle().take(count).copied().collect()
+}
+
+fn millis(duration: std::time::Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+fn movegen_section(max_batch: usize) {
+    let context = match GpuContext::new() {
+        Ok(context) => context,
+        Err(error) => {
+            eprintln!("movegen: {error}");
+            std::process::exit(2);
+        }
+    };
+    let mut generator = MoveGenerator::new(&context).expect("move generator");
+    println!("Move generation, adapter: {}", context.adapter_description());
+    let distinct = random_play::random_positions(&Position::start(), 20_000, 120, 2026);
+    let average_moves =
+        distinct.iter().map(|position| position.legal_move_count() as f64).sum::<f64>() / distinct.len() as f64;
+    println!("positions: random play from the start position, {average_moves:.1} legal moves on average");
+    println!(
+        "{:<14} {:>9} {:>13} {:>13} {:>10} {:>10} {:>10} {:>10}",
+        "generator", "batch", "positions/s", "moves/s", "upload ms", "dispatch", "gpu ms", "readback"
+    );
+    let mut batch = 1;
+    while batch <= max_batch {
+        let positions = batch_of(&distinct, batch);
+        // Warm-up so pipeline creation and buffer growth are not timed.
+        for kernel in [Kernel::PerPiece, Kernel::PerPosition] {
+            generator.generate(&positions, kernel).expect("GPU generation");
+            let started = Instant::now();
+            let (moves, timings): (Vec<PositionMoves>, Timings) =
+                generator.generate_timed(&positions, kernel, true).expect("GPU generation");
+            let seconds = started.elapsed().as_secs_f64();
+            let move_total: u64 = moves.iter().map(|moves| u64::from(moves.move_count)).sum();
+            println!(
+                "{:<14} {batch:>9} {:>13.0} {:>13.0} {:>10.2} {:>10.2} {:>10} {:>10.2}",
+                format!("gpu {kernel:?}"),
+                batch as f64 / seconds,
+                move_total as f64 / seconds,
+                millis(timings.upload),
+                millis(timings.dispatch),
+                timings.gpu_dispatch.map_or("-".to_owned(), |time| format!("{:.2}", millis(time))),
+                millis(timings.readback),
+            );
+        }
+        let started = Instant::now();
+        let single: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
+        let seconds = started.elapsed().as_secs_f64();
+        let move_total: u64 = single.iter().map(|moves| u64::from(moves.move_count)).sum();
+        println!("{:<14} {batch:>9} {:>13.0} {:>13.0}", "cpu 1 thread", batch as f64 / seconds, move_total as f64 / seconds);
+        let started = Instant::now();
+        let parallel: Vec<PositionMoves> = positions.par_iter().map(PositionMoves::from_cpu).collect();
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(parallel.len(), batch);
+        println!(
+            "{:<14} {batch:>9} {:>13.0} {:>13.0}",
+            format!("cpu {} threads", rayon::current_num_threads()),
+            batch as f64 / seconds,
+            move_total as f64 / seconds
+        );
+        batch *= 10;
+    }
+}
+
 fn main() {
     match Arguments::parse().section {
         Section::Cpu { rounds } => cpu_section(rounds.max(1)),
+        Section::Movegen { max_batch } => movegen_section(max_batch.max(1)),
     }
 }
