@@ -178,7 +178,12 @@ fn movegen_section(max_batch: usize) {
         let single: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
         let seconds = started.elapsed().as_secs_f64();
         let move_total: u64 = single.iter().map(|moves| u64::from(moves.move_count)).sum();
-        println!("{:<14} {batch:>9} {:>13.0} {:>13.0}", "cpu 1 thread", batch as f64 / seconds, move_total as f64 / seconds);
+        println!(
+            "{:<14} {batch:>9} {:>13.0} {:>13.0}",
+            "cpu 1 thread",
+            batch as f64 / seconds,
+            move_total as f64 / seconds
+        );
         let started = Instant::now();
         let parallel: Vec<PositionMoves> = positions.par_iter().map(PositionMoves::from_cpu).collect();
         let seconds = started.elapsed().as_secs_f64();
