@@ -231,3 +231,110 @@ fn seed_pseudo_legal_destinations(board: Board, square: u32) -> Bitboard {
     moves = moves | (mask & fill & ~occupied);
     return moves;
 }
+
+// The number of legal moves (promotions count four times); 0 when the side to
+// move has no king, which the caller reports as a fault.
+fn legal_move_count(board: Board) -> u32 {
+    let context = make_context(board);
+    if context.king == NO_SQUARE {
+        return 0u;
+    }
+    var count = 0u;
+    var pieces = context.ours;
+    while !bitboard_is_empty(pieces) {
+        let square = bitboard_first(pieces);
+        pieces = bitboard_without_first(pieces);
+        let piece = board_piece_on(board, square);
+        count += move_count_of(piece, legal_destinations(board, context, piece, square));
+    }
+    return count;
+}
+
+// Castling rights that survive a move from or to `square`.
+fn castling_kept(square: u32) -> u32 {
+    switch square {
+        case 0u: { return 15u & ~CASTLE_WHITE_QUEEN_SIDE; }
+        case 4u: { return 15u & ~(CASTLE_WHITE_KING_SIDE | CASTLE_WHITE_QUEEN_SIDE); }
+        case 7u: { return 15u & ~CASTLE_WHITE_KING_SIDE; }
+        case 56u: { return 15u & ~CASTLE_BLACK_QUEEN_SIDE; }
+        case 60u: { return 15u & ~(CASTLE_BLACK_KING_SIDE | CASTLE_BLACK_QUEEN_SIDE); }
+        case 63u: { return 15u & ~CASTLE_BLACK_KING_SIDE; }
+        default: { return 15u; }
+    }
+}
+
+// Plays a legal move of `piece` from `from_square` to `to_square` (copy-make).
+// `promotion` is the new piece for a pawn reaching the last rank, else
+// PIECE_NONE. Castling is the king's two-square move; a pawn's diagonal move
+// to the en passant square is the en passant capture. CPU twin: Position::play.
+fn board_make_move(board: Board, from_square: u32, to_square: u32, piece: u32, promotion: u32) -> Board {
+    var next = board;
+    let us = board.side_to_move;
+    let them = 1u - us;
+    let from_bit = bitboard_from_square(from_square);
+    let to_bit = bitboard_from_square(to_square);
+    var captured = PIECE_NONE;
+    if bitboard_contains(board_color(board, them), to_square) {
+        captured = board_piece_on(board, to_square);
+        board_toggle(&next, captured, to_bit);
+        board_toggle_color(&next, them, to_bit);
+    }
+    board_toggle(&next, piece, from_bit | to_bit);
+    board_toggle_color(&next, us, from_bit | to_bit);
+
+    if piece == PIECE_PAWN {
+        if to_square == board.en_passant && ((from_square ^ to_square) & 7u) != 0u {
+            let victim = bitboard_from_square((from_square & 56u) | (to_square & 7u));
+            board_toggle(&next, PIECE_PAWN, victim);
+            board_toggle_color(&next, them, victim);
+            captured = PIECE_PAWN;
+        }
+        if promotion != PIECE_NONE {
+            board_toggle(&next, PIECE_PAWN, to_bit);
+            board_toggle(&next, promotion, to_bit);
+        }
+    }
+    let from_file = from_square & 7u;
+    let to_file = to_square & 7u;
+    if piece == PIECE_KING && max(from_file, to_file) - min(from_file, to_file) == 2u {
+        let base = from_square & 56u;
+        let king_side = to_file == 6u;
+        let rook_bits = select(
+            bitboard_from_square(base) | bitboard_from_square(base + 3u),
+            bitboard_from_square(base + 7u) | bitboard_from_square(base + 5u),
+            king_side,
+        );
+        board_toggle(&next, PIECE_ROOK, rook_bits);
+        board_toggle_color(&next, us, rook_bits);
+    }
+
+    next.castling = board.castling & castling_kept(from_square) & castling_kept(to_square);
+    next.en_passant = NO_SQUARE;
+    if piece == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u {
+        next.en_passant = (from_square + to_square) / 2u;
+    }
+    if piece == PIECE_PAWN || captured != PIECE_NONE {
+        next.halfmove_clock = 0u;
+    } else {
+        next.halfmove_clock = min(board.halfmove_clock + 1u, 0xffffu);
+    }
+    if us == BLACK {
+        next.fullmove_number = min(board.fullmove_number + 1u, 0xffffu);
+    }
+    next.side_to_move = them;
+    return next;
+}
+
+// The promotion piece of the k-th of a destination's moves: queen, rook,
+// bishop, knight for a promotion (k = 0..3), none otherwise.
+fn promotion_of(piece: u32, to_square: u32, k: u32) -> u32 {
+    if piece == PIECE_PAWN && (to_square < 8u || to_square >= 56u) {
+        return PIECE_QUEEN - k;
+    }
+    return PIECE_NONE;
+}
+
+// How many moves one destination stands for: 4 for a promotion, else 1.
+fn moves_per_destination(piece: u32, to_square: u32) -> u32 {
+    return select(1u, 4u, piece == PIECE_PAWN && (to_square < 8u || to_square >= 56u));
+}

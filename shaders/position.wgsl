@@ -47,6 +47,8 @@ struct Board {
     side_to_move: u32,
     castling: u32,
     en_passant: u32,
+    halfmove_clock: u32,
+    fullmove_number: u32,
 }
 
 fn unpack_position(position: Position) -> Board {
@@ -66,7 +68,22 @@ fn unpack_position(position: Position) -> Board {
     board.side_to_move = position.state & 1u;
     board.castling = (position.state >> 1u) & 15u;
     board.en_passant = (position.state >> 8u) & 255u;
+    board.halfmove_clock = position.counters & 0xffffu;
+    board.fullmove_number = position.counters >> 16u;
     return board;
+}
+
+// The inverse of unpack_position.
+fn pack_board(board: Board) -> Position {
+    var position: Position;
+    // Piece-code bits: pawn 001, knight 010, bishop 011, rook 100, queen 101, king 110.
+    position.planes[0] = board.pawns | board.bishops | board.queens;
+    position.planes[1] = board.knights | board.bishops | board.kings;
+    position.planes[2] = board.rooks | board.queens | board.kings;
+    position.planes[3] = board.black;
+    position.state = board.side_to_move | (board.castling << 1u) | (board.en_passant << 8u);
+    position.counters = board.halfmove_clock | (board.fullmove_number << 16u);
+    return position;
 }
 
 fn board_color(board: Board, color: u32) -> Bitboard {
@@ -75,6 +92,27 @@ fn board_color(board: Board, color: u32) -> Bitboard {
 
 fn board_occupied(board: Board) -> Bitboard {
     return board.white | board.black;
+}
+
+// Adds or removes the squares `bits` for the piece `piece` (no colour).
+fn board_toggle(board: ptr<function, Board>, piece: u32, bits: Bitboard) {
+    switch piece {
+        case PIECE_PAWN: { (*board).pawns ^= bits; }
+        case PIECE_KNIGHT: { (*board).knights ^= bits; }
+        case PIECE_BISHOP: { (*board).bishops ^= bits; }
+        case PIECE_ROOK: { (*board).rooks ^= bits; }
+        case PIECE_QUEEN: { (*board).queens ^= bits; }
+        case PIECE_KING: { (*board).kings ^= bits; }
+        default: {}
+    }
+}
+
+fn board_toggle_color(board: ptr<function, Board>, color: u32, bits: Bitboard) {
+    if color == BLACK {
+        (*board).black ^= bits;
+    } else {
+        (*board).white ^= bits;
+    }
 }
 
 // The piece code on `square`, PIECE_NONE when empty.

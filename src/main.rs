@@ -1,13 +1,15 @@
 //! The `gpu-movegen` command line: perft, perft suites and perftree.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use gpu_movegen::gpu::{GpuContext, Kernel, MoveGenerator, PositionMoves};
+use gpu_movegen::gpu::{GpuContext, GpuPerft, Kernel, MoveGenerator, PositionMoves};
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
-use gpu_movegen::{Position, perft, random_play, wgpu};
+use gpu_movegen::{Move, Position, perft, random_play, wgpu};
+use rayon::prelude::*;
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +38,9 @@ enum Command {
         fen: String,
         /// Space-separated UCI moves to play from FEN first.
         moves: Option<String>,
+        /// Where to run (perftree itself passes no flags: `auto` by default).
+        #[arg(long, value_enum, default_value_t = Backend::Auto)]
+        backend: Backend,
     },
 }
 
@@ -59,9 +64,12 @@ struct PerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Where to run.
-    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
+    /// No progress bar and no summary line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -91,6 +99,10 @@ enum KernelArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Backend {
+    /// The GPU if an adapter can be opened, otherwise the CPU (said on stderr).
+    Auto,
+    /// The GPU; fails if no adapter can be opened.
+    Gpu,
     /// The multi-threaded CPU reference.
     Cpu,
 }
@@ -124,7 +136,7 @@ fn main() -> ExitCode {
         Command::Perft(arguments) => run_perft(arguments),
         Command::Verify(arguments) => run_verify(arguments),
         Command::Info => run_info(),
-        Command::Perftree { depth, fen, moves } => run_perftree(depth, &fen, moves.as_deref()),
+        Command::Perftree { depth, fen, moves, backend } => run_perftree(depth, &fen, moves.as_deref(), backend),
     };
     match outcome {
         Ok(code) => code,
@@ -143,36 +155,172 @@ fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, UsageError> {
     Ok(builder.build()?)
 }
 
-fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
-    let Backend::Cpu = arguments.backend;
-    let pool = thread_pool(arguments.threads)?;
-    if let Some(path) = &arguments.epd {
-        return pool.install(|| run_suite(path, arguments.max_depth));
+/// Where perft runs.
+enum Engine {
+    Cpu(rayon::ThreadPool),
+    Gpu(Box<GpuPerft>, String),
+}
+
+impl Engine {
+    fn open(backend: Backend, threads: Option<u32>) -> Result<Engine, UsageError> {
+        let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
+            let context = GpuContext::new()?;
+            let description = context.adapter_description();
+            Ok(Engine::Gpu(Box::new(GpuPerft::new(&context)?), description))
+        };
+        match backend {
+            Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
+            Backend::Gpu => Ok(gpu()?),
+            Backend::Auto => match gpu() {
+                Ok(engine) => Ok(engine),
+                Err(error) => {
+                    eprintln!("note: {error}");
+                    eprintln!("note: running on the CPU instead");
+                    Ok(Engine::Cpu(thread_pool(threads)?))
+                }
+            },
+        }
     }
+
+    fn describe(&self) -> String {
+        match self {
+            Engine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
+        }
+    }
+
+    /// Perft of every root to `depth`; `progress` hears of nodes counted.
+    fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, UsageError> {
+        match self {
+            Engine::Gpu(perft, _) => {
+                let base = progress.nodes();
+                Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
+            }
+            Engine::Cpu(pool) => Ok(pool.install(|| {
+                roots
+                    .iter()
+                    .map(|root| {
+                        if depth < 2 {
+                            let nodes = perft::perft(root, depth);
+                            progress.add(nodes);
+                            return nodes;
+                        }
+                        // Root moves in parallel, progress as each finishes.
+                        root.legal_moves()
+                            .par_iter()
+                            .map(|mv| {
+                                let nodes = perft::perft_parallel(&root.make_move(*mv), depth - 1);
+                                progress.add(nodes);
+                                nodes
+                            })
+                            .sum()
+                    })
+                    .collect()
+            })),
+        }
+    }
+
+    fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, UsageError> {
+        if depth == 0 {
+            return Ok(Vec::new());
+        }
+        let moves = position.legal_moves();
+        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+        let counts = self.perft(&children, depth - 1, progress)?;
+        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+        Ok(divided)
+    }
+}
+
+/// Progress on stderr: hidden at first, shown once a run passes a second,
+/// never when stderr is not a terminal or with --quiet.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    nodes: AtomicU64,
+    started: Instant,
+    quiet: bool,
+}
+
+impl Progress {
+    fn new(quiet: bool) -> Progress {
+        let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        Progress { bar, nodes: AtomicU64::new(0), started: Instant::now(), quiet }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    fn add(&self, nodes: u64) {
+        let total = self.nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        self.show(total);
+    }
+
+    fn set(&self, nodes: u64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+        self.show(nodes);
+    }
+
+    fn show(&self, nodes: u64) {
+        let seconds = self.started.elapsed().as_secs_f64();
+        if self.quiet || seconds < 1.0 {
+            return;
+        }
+        if self.bar.is_hidden() && std::io::stderr().is_terminal() {
+            self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s", nodes as f64 / seconds / 1e6));
+    }
+
+    /// Clears the bar and prints the summary line.
+    fn finish(&self, nodes: u64, engine: &Engine) {
+        self.bar.finish_and_clear();
+        if !self.quiet {
+            let seconds = self.started.elapsed().as_secs_f64();
+            eprintln!(
+                "{nodes} nodes in {seconds:.3} s ({:.1} M nodes/s) on the {}",
+                nodes as f64 / seconds.max(1e-9) / 1e6,
+                engine.describe()
+            );
+        }
+    }
+}
+
+fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
     let position = match &arguments.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}")))?,
-        None => Position::start(),
+        Some(fen) => Some(Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}")))?),
+        None => None,
     };
-    let started = Instant::now();
+    let suite = match &arguments.epd {
+        Some(path) => Some(read_suite_positions(path)?),
+        None => None,
+    };
+    let mut engine = Engine::open(arguments.backend, arguments.threads)?;
+    if let Some((entries, positions)) = suite {
+        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.quiet);
+    }
+    let position = position.unwrap_or_default();
+    let progress = Progress::new(arguments.quiet);
     let mut stdout = std::io::stdout().lock();
     let nodes = if arguments.divide {
-        let counts = pool.install(|| perft::divide(&position, arguments.depth, true));
+        let counts = engine.divide(&position, arguments.depth, &progress)?;
         for (mv, nodes) in &counts {
             writeln!(stdout, "{mv}: {nodes}")?;
         }
         writeln!(stdout)?;
         counts.iter().map(|(_, nodes)| nodes).sum()
     } else {
-        pool.install(|| perft::perft_parallel(&position, arguments.depth))
+        engine.perft(&[position], arguments.depth, &progress)?[0]
     };
+    progress.finish(nodes, &engine);
     writeln!(stdout, "Nodes searched: {nodes}")?;
-    report_speed(nodes, started);
     Ok(ExitCode::SUCCESS)
-}
-
-fn report_speed(nodes: u64, started: Instant) {
-    let seconds = started.elapsed().as_secs_f64();
-    eprintln!("{nodes} nodes in {seconds:.3} s ({:.1} M nodes/s)", nodes as f64 / seconds.max(1e-9) / 1e6);
 }
 
 fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), UsageError> {
@@ -189,45 +337,58 @@ fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<
     Ok((entries, positions))
 }
 
-fn run_suite(path: &std::path::Path, max_depth: Option<u32>) -> Result<ExitCode, UsageError> {
-    let (entries, positions) = read_suite_positions(path)?;
+/// Checks a suite, depth by depth: all positions with an expectation at a
+/// depth are counted in one batch (on the GPU they share the arena).
+fn run_suite(
+    engine: &mut Engine,
+    entries: &[SuiteEntry],
+    positions: &[Position],
+    max_depth: Option<u32>,
+    quiet: bool,
+) -> Result<ExitCode, UsageError> {
     let max_depth = max_depth.unwrap_or(u32::MAX);
-    let started = Instant::now();
-    let (mut passed, mut failed, mut total_nodes) = (0u64, 0u64, 0u64);
-    let mut stdout = std::io::stdout().lock();
-    for (entry, position) in entries.iter().zip(&positions) {
-        let mismatches = check_entry(entry, position, max_depth, &mut total_nodes);
-        if mismatches.is_empty() {
-            passed += 1;
-        } else {
-            failed += 1;
-            for (depth, expected, actual) in mismatches {
-                writeln!(
-                    stdout,
-                    "MISMATCH line {}: {} depth {depth}: expected {expected}, got {actual}",
-                    entry.line, entry.fen
-                )?;
+    let progress = Progress::new(quiet);
+    let mut depths: Vec<u32> =
+        entries.iter().flat_map(|entry| entry.expected_up_to(max_depth)).map(|(depth, _)| depth).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let mut failed_entries = vec![false; entries.len()];
+    let mut mismatches = Vec::new();
+    let mut total_nodes = 0u64;
+    for depth in depths {
+        let batch: Vec<(usize, u64)> = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(index, entry)| {
+                entry
+                    .expected_up_to(max_depth)
+                    .filter(move |(at, _)| *at == depth)
+                    .map(move |(_, nodes)| (index, nodes))
+            })
+            .collect();
+        let roots: Vec<Position> = batch.iter().map(|(index, _)| positions[*index]).collect();
+        let counts = engine.perft(&roots, depth, &progress)?;
+        for ((index, expected), actual) in batch.into_iter().zip(counts) {
+            total_nodes += actual;
+            if actual != expected {
+                failed_entries[index] = true;
+                mismatches.push((entries[index].line, depth, expected, actual));
             }
         }
     }
-    report_speed(total_nodes, started);
-    writeln!(stdout, "{passed} passed, {failed} failed")?;
+    progress.finish(total_nodes, engine);
+    let mut stdout = std::io::stdout().lock();
+    mismatches.sort_unstable();
+    for (line, depth, expected, actual) in mismatches {
+        let fen = &entries.iter().find(|entry| entry.line == line).expect("entry of a mismatch").fen;
+        writeln!(stdout, "MISMATCH line {line}: {fen} depth {depth}: expected {expected}, got {actual}")?;
+    }
+    let failed = failed_entries.iter().filter(|failed| **failed).count();
+    writeln!(stdout, "{} passed, {failed} failed", entries.len() - failed)?;
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn check_entry(entry: &SuiteEntry, position: &Position, max_depth: u32, total_nodes: &mut u64) -> Vec<(u32, u64, u64)> {
-    let mut mismatches = Vec::new();
-    for (depth, expected) in entry.expected_up_to(max_depth) {
-        let actual = perft::perft_parallel(position, depth);
-        *total_nodes += actual;
-        if actual != expected {
-            mismatches.push((depth, expected, actual));
-        }
-    }
-    mismatches
-}
-
-fn run_perftree(depth: u32, fen: &str, moves: Option<&str>) -> Result<ExitCode, UsageError> {
+fn run_perftree(depth: u32, fen: &str, moves: Option<&str>, backend: Backend) -> Result<ExitCode, UsageError> {
     let mut position = Position::from_fen(fen).map_err(|error| UsageError(format!("FEN: {error}")))?;
     for text in moves.unwrap_or("").split_whitespace() {
         let mv = position.parse_uci_move(text)?;
@@ -236,7 +397,8 @@ fn run_perftree(depth: u32, fen: &str, moves: Option<&str>) -> Result<ExitCode, 
     if depth == 0 {
         return Err(UsageError("DEPTH must be at least 1".to_owned()));
     }
-    let counts = perft::divide(&position, depth, true);
+    let mut engine = Engine::open(backend, None)?;
+    let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {
         writeln!(stdout, "{mv} {nodes}")?;

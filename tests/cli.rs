@@ -172,3 +172,56 @@ fn a_missing_adapter_is_one_clear_line_and_exit_code_two() {
     let message = stderr(&output);
     assert!(message.contains("no GPU adapter found") && message.contains("mesa-vulkan-drivers"), "{message}");
 }
+
+#[test]
+fn gpu_and_cpu_backends_print_the_same_counts() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for arguments in [
+        &["perft", "--depth", "4"][..],
+        &["perft", "--fen", kiwipete, "--depth", "3", "--divide"],
+        &["perftree", "3", kiwipete, "e1g1 a6e2"],
+    ] {
+        let gpu = run(&[arguments, &["--backend", "gpu"]].concat());
+        let cpu = run(&[arguments, &["--backend", "cpu"]].concat());
+        assert!(gpu.status.success() && cpu.status.success(), "{arguments:?}: {}", stderr(&gpu));
+        assert_eq!(stdout(&gpu), stdout(&cpu), "{arguments:?}");
+    }
+    let gpu = run(&["perft", "--depth", "4", "--backend", "gpu"]);
+    assert_eq!(stdout(&gpu).lines().last(), Some("Nodes searched: 197281"));
+    assert!(stderr(&gpu).contains("on the GPU"), "{}", stderr(&gpu));
+}
+
+#[test]
+fn a_suite_runs_batched_on_the_gpu() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/edge_cases.epd");
+    let output = run(&["perft", "--epd", suite, "--max-depth", "3", "--backend", "gpu"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("20 passed, 0 failed"));
+}
+
+#[test]
+fn summary_line_on_stderr_unless_quiet() {
+    let output = run(&["perft", "--depth", "3", "--backend", "cpu"]);
+    let message = stderr(&output);
+    assert!(message.contains("8902 nodes in") && message.contains("nodes/s) on the CPU"), "{message}");
+    let output = run(&["perft", "--depth", "3", "--backend", "cpu", "--quiet"]);
+    assert_eq!(stderr(&output), "");
+    assert_eq!(stdout(&output), "Nodes searched: 8902\n");
+}
+
+#[test]
+fn without_an_adapter_gpu_fails_and_auto_falls_back_to_the_cpu() {
+    let no_adapter = [("WGPU_ADAPTER_NAME", "no such adapter 42")];
+    let output = run_with(&["perft", "--depth", "3", "--backend", "gpu"], &no_adapter);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).is_empty());
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.starts_with("error: ") && message.contains("matches none of the adapters"), "{message}");
+
+    let output = run_with(&["perft", "--depth", "3"], &no_adapter);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 8902"));
+    let message = stderr(&output);
+    assert!(message.contains("running on the CPU instead"), "{message}");
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use common::gpu::{context, run_test_kernel};
-use gpu_movegen::gpu::layout::{GpuParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves};
+use gpu_movegen::gpu::layout::{GpuParameters, GpuPerftParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves};
 use gpu_movegen::gpu::shaders;
 use gpu_movegen::sliders::{classical, kogge_stone};
 use rand::{Rng, SeedableRng};
@@ -208,6 +208,28 @@ fn wgsl_structs_match_their_rust_twins() {
         (
             size_of::<GpuPositionMoves>() as u32,
             offsets!(GpuPositionMoves, destinations, en_passant_from, move_count, castling)
+        )
+    );
+    let perft = parse("perft");
+    assert_eq!(
+        struct_layout(&perft, "Position"),
+        (size_of::<GpuPosition>() as u32, offsets!(GpuPosition, planes, state, counters))
+    );
+    assert_eq!(
+        struct_layout(&perft, "PerftParameters"),
+        (
+            size_of::<GpuPerftParameters>() as u32,
+            offsets!(
+                GpuPerftParameters,
+                start,
+                count,
+                output_start,
+                base_offset,
+                scan_start,
+                scan_sums,
+                reserved_0,
+                reserved_1
+            )
         )
     );
     for module in [&per_piece, &per_position] {

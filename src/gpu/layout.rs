@@ -54,7 +54,22 @@ pub struct GpuParameters {
     pub reserved_2: u32,
 }
 
+/// `PerftParameters` in shaders/perft.wgsl: what one perft dispatch works on.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
+pub struct GpuPerftParameters {
+    pub start: u32,
+    pub count: u32,
+    pub output_start: u32,
+    pub base_offset: u32,
+    pub scan_start: u32,
+    pub scan_sums: u32,
+    pub reserved_0: u32,
+    pub reserved_1: u32,
+}
+
 const _: () = assert!(size_of::<GpuPosition>() == 40);
+const _: () = assert!(size_of::<GpuPerftParameters>() == 32);
 const _: () = assert!(size_of::<GpuPieceMoves>() == 16);
 const _: () = assert!(size_of::<GpuPositionMoves>() == 528);
 const _: () = assert!(size_of::<GpuParameters>() == 16);

@@ -4,7 +4,10 @@
 pub mod context;
 pub mod layout;
 pub mod movegen;
+pub mod perft;
+mod resources;
 pub mod shaders;
 
 pub use context::{GpuContext, GpuError, list_adapters};
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
+pub use perft::{GpuPerft, PerftOptions};

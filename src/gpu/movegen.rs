@@ -9,6 +9,7 @@ use wgpu::util::DeviceExt as _;
 
 use super::context::{GpuContext, GpuError};
 use super::layout::{GpuParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves, join, piece_from_code};
+use super::resources::{compute_pipeline, read_mapped, storage_entry, uniform_entry};
 use super::shaders;
 use crate::board::{Bitboard, Move, Position, Square};
 use crate::movegen::PieceMoves;
@@ -132,7 +133,7 @@ impl Pipeline {
             Pipeline::PerPieceLegal => "per_piece_legal",
             Pipeline::PerPosition => "per_position",
         };
-        shaders::STAGES.iter().find(|stage| stage.entry_point == entry).expect("every pipeline has a stage")
+        shaders::stage(entry).expect("every pipeline has a stage")
     }
 
     /// Bytes of output per position.
@@ -183,19 +184,6 @@ pub struct MoveGenerator {
     positions_per_dispatch: usize,
 }
 
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl MoveGenerator {
     pub fn new(context: &GpuContext) -> Result<MoveGenerator, GpuError> {
         MoveGenerator::with_options(context, GeneratorOptions::default())
@@ -235,16 +223,7 @@ impl MoveGenerator {
                     storage_entry(1, true),
                     storage_entry(2, false),
                     storage_entry(3, false),
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 4,
-                        visibility: wgpu::ShaderStages::COMPUTE,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Uniform,
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    },
+                    uniform_entry(4),
                 ],
             });
             let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -261,14 +240,7 @@ impl MoveGenerator {
                 source: wgpu::ShaderSource::Wgsl(per_position_source.into()),
             });
             let pipeline = |module: &wgpu::ShaderModule, entry_point: &str| {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry_point),
-                    layout: Some(&pipeline_layout),
-                    module,
-                    entry_point: Some(entry_point),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
+                compute_pipeline(device, &pipeline_layout, module, entry_point)
             };
             let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
                 queries: device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -536,25 +508,4 @@ fn describe_faults(flags: u32) -> String {
         reasons.push("unknown fault bits");
     }
     format!("{} (flags {flags:#x})", reasons.join(", "))
-}
-
-/// Maps the first `size` bytes of a MAP_READ buffer, copies them out and unmaps.
-pub(crate) fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
-    let slice = buffer.slice(0..size);
-    let (sender, receiver) = futures_intrusive::channel::shared::oneshot_channel();
-    slice.map_async(wgpu::MapMode::Read, move |result| {
-        let _ = sender.send(result);
-    });
-    context.wait()?;
-    match pollster::block_on(receiver.receive()) {
-        Some(Ok(())) => {}
-        Some(Err(error)) => return Err(GpuError::Readback(error.to_string())),
-        None => return Err(GpuError::Readback("the map callback never ran".to_owned())),
-    }
-    let values = {
-        let view = slice.get_mapped_range().map_err(|error| GpuError::Readback(error.to_string()))?;
-        bytemuck::pod_collect_to_vec(&view)
-    };
-    buffer.unmap();
-    Ok(values)
 }

@@ -21,6 +21,8 @@ pub const MODULES: &[(&str, &str)] = &[
     ("movegen", include_str!("../../shaders/movegen.wgsl")),
     ("movegen_per_piece", include_str!("../../shaders/movegen_per_piece.wgsl")),
     ("movegen_per_position", include_str!("../../shaders/movegen_per_position.wgsl")),
+    ("wide_counter", include_str!("../../shaders/wide_counter.wgsl")),
+    ("perft", include_str!("../../shaders/perft.wgsl")),
 ];
 
 /// A compute stage: the module that holds it, its entry point and workgroup size.
@@ -36,7 +38,18 @@ pub const STAGES: &[Stage] = &[
     Stage { module: "movegen_per_piece", entry_point: "per_piece_pseudo_legal", workgroup_size: 64 },
     Stage { module: "movegen_per_piece", entry_point: "per_piece_legal", workgroup_size: 64 },
     Stage { module: "movegen_per_position", entry_point: "per_position", workgroup_size: 64 },
+    Stage { module: "perft", entry_point: "count_moves", workgroup_size: 64 },
+    Stage { module: "perft", entry_point: "scan_blocks", workgroup_size: 256 },
+    Stage { module: "perft", entry_point: "add_block_sums", workgroup_size: 256 },
+    Stage { module: "perft", entry_point: "expand", workgroup_size: 64 },
+    Stage { module: "perft", entry_point: "count_leaves", workgroup_size: 64 },
+    Stage { module: "perft", entry_point: "count_leaves_fused", workgroup_size: 64 },
 ];
+
+/// The stage with this entry point.
+pub fn stage(entry_point: &str) -> Option<&'static Stage> {
+    STAGES.iter().find(|stage| stage.entry_point == entry_point)
+}
 
 /// Why a module could not be composed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -24,16 +24,34 @@ pub fn run_test_kernel(
     invocations: u32,
 ) -> Vec<u32> {
     let source = shaders::compose_with("test_module", &[("test_module", module_source)]).expect("test module composes");
-    // An automatic layout only has the bindings the shader uses.
-    let uses_tables = source.contains("var<storage, read> attack_tables");
     let device = &context.device;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("test module"),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
+    // An explicit layout, so bindings the kernel does not touch are still accepted.
+    let entry = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("test kernel"),
+        entries: &[entry(0, true), entry(1, true), entry(2, false)],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("test kernel"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry_point),
-        layout: None,
+        layout: Some(&pipeline_layout),
         module: &module,
         entry_point: Some(entry_point),
         compilation_options: Default::default(),
@@ -62,7 +80,6 @@ pub fn run_test_kernel(
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let layout = pipeline.get_bind_group_layout(0);
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &layout,
@@ -70,7 +87,7 @@ pub fn run_test_kernel(
             wgpu::BindGroupEntry { binding: 0, resource: tables.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 1, resource: input_buffer.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
-        ][usize::from(!uses_tables)..],
+        ],
     });
     let mut encoder = device.create_command_encoder(&Default::default());
     {
