@@ -9,22 +9,40 @@
 //! CPU reference over batch sizes from 1 to 1,000,000, with the GPU time
 //! split into upload, dispatch (host clock and GPU timestamps) and readback.
 //!
+//! `perft`: nodes per second of GPU perft, the CPU backend (all threads),
+//! this crate's CPU perft on one thread and cozy-chess on one thread, on the
+//! start position and Kiwipete at several depths. With `--budget-seconds` the
+//! start position goes as deep as the budget allows.
+//!
+//! Every section prints a table; `--json FILE` writes the same figures and
+//! `--plot FILE` draws them (SVG).
+//!
 //! ```text
 //! cargo run --release --example throughput -- cpu --rounds 5
-//! cargo run --release --example throughput -- movegen --max-batch 1000000
+//! cargo run --release --example throughput -- movegen --max-batch 1000000 --json movegen.json --plot movegen.svg
+//! cargo run --release --example throughput -- perft --start-depths 4,5,6 --kiwipete-depths 3,4,5
 //! ```
 
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use gpu_movegen::gpu::GpuPerft;
 use gpu_movegen::gpu::{GpuContext, Kernel, MoveGenerator, PositionMoves, Timings};
 use gpu_movegen::{Position, perft, random_play};
 use rayon::prelude::*;
+use serde::Serialize;
 
 #[derive(Parser)]
 struct Arguments {
     #[command(subcommand)]
     section: Section,
+    /// Write the figures as JSON to this file.
+    #[arg(long, global = true)]
+    json: Option<PathBuf>,
+    /// Draw the figures as an SVG plot in this file.
+    #[arg(long, global = true)]
+    plot: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -41,6 +59,128 @@ enum Section {
         #[arg(long, default_value_t = 1_000_000)]
         max_batch: usize,
     },
+    /// Perft: GPU, CPU (all threads), CPU (one thread) and cozy-chess (one thread).
+    Perft {
+        /// Depths for the start position, in order.
+        #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
+        start_depths: Vec<u32>,
+        /// Depths for Kiwipete, in order.
+        #[arg(long, value_delimiter = ',', default_value = "3,4,5")]
+        kiwipete_depths: Vec<u32>,
+        /// Run the CPU backends only up to this many nodes.
+        #[arg(long, default_value_t = 200_000_000)]
+        cpu_max_nodes: u64,
+        /// Skip a depth when the time spent plus a forecast for it (the previous
+        /// depth's GPU time times 40) would pass this many seconds.
+        #[arg(long)]
+        budget_seconds: Option<f64>,
+    },
+}
+
+/// One measured figure of any section, as the JSON and the plot see it.
+#[derive(Serialize, Clone)]
+struct Row {
+    section: &'static str,
+    /// What ran: "gpu per-position", "cpu 2 threads", "cozy-chess 1 thread", ...
+    engine: String,
+    /// "batch" for move generation, the position's name for perft.
+    workload: String,
+    /// Batch size (move generation) or depth (perft).
+    size: u64,
+    /// Positions (move generation) or nodes (perft) per second.
+    rate: f64,
+    /// Moves per second (move generation) or nodes (perft).
+    amount: f64,
+    seconds: f64,
+    upload_ms: Option<f64>,
+    dispatch_ms: Option<f64>,
+    gpu_ms: Option<f64>,
+    readback_ms: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    section: &'a str,
+    unix_time: u64,
+    adapter: Option<String>,
+    cpu_threads: usize,
+    rows: &'a [Row],
+}
+
+fn write_json(path: &Path, section: &str, adapter: Option<String>, rows: &[Row]) {
+    let report = Report {
+        section,
+        unix_time: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |time| time.as_secs()),
+        adapter,
+        cpu_threads: rayon::current_num_threads(),
+        rows,
+    };
+    let text = serde_json::to_string_pretty(&report).expect("figures serialise");
+    std::fs::write(path, text).unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
+}
+
+/// Rate (log scale) against size, one line per engine (and workload).
+/// `log_x` plots the size on a log scale (batch sizes); otherwise linear (depths).
+fn draw_plot(path: &Path, title: &str, x_label: &str, y_label: &str, rows: &[Row], log_x: bool) {
+    use plotters::prelude::*;
+    let to_x = |size: u64| if log_x { (size as f64).log10() } else { size as f64 };
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for row in rows.iter().filter(|row| row.rate > 0.0) {
+        let name =
+            if row.section == "movegen" { row.engine.clone() } else { format!("{} ({})", row.engine, row.workload) };
+        let point = (to_x(row.size), row.rate);
+        match series.iter_mut().find(|(existing, _)| *existing == name) {
+            Some((_, points)) => points.push(point),
+            None => series.push((name, vec![point])),
+        }
+    }
+    let xs = rows.iter().map(|row| to_x(row.size));
+    let (min_x, max_x) = xs.fold((f64::MAX, f64::MIN), |(low, high), x| (low.min(x), high.max(x)));
+    let rates = rows.iter().map(|row| row.rate).filter(|rate| *rate > 0.0);
+    let (min_y, max_y) = rates.fold((f64::MAX, f64::MIN), |(low, high), rate| (low.min(rate), high.max(rate)));
+    let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
+    root.fill(&WHITE).expect("plot background");
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(80)
+        .build_cartesian_2d(min_x - 0.5..max_x + 0.5, (min_y / 2.0..max_y * 2.0).log_scale())
+        .expect("plot axes");
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .x_labels(if log_x { 8 } else { (max_x - min_x) as usize + 2 })
+        .x_label_formatter(&|x| if log_x { format!("{:.0}", 10f64.powf(*x)) } else { format!("{x:.0}") })
+        .y_label_formatter(&|y| {
+            if *y >= 1e9 {
+                format!("{:.1} G", y / 1e9)
+            } else if *y >= 1e6 {
+                format!("{:.1} M", y / 1e6)
+            } else {
+                format!("{:.0} k", y / 1e3)
+            }
+        })
+        .draw()
+        .expect("plot mesh");
+    for (index, (name, points)) in series.into_iter().enumerate() {
+        let color = Palette99::pick(index).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .expect("plot line")
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        chart.draw_series(points.into_iter().map(|point| Circle::new(point, 3, color.filled()))).expect("plot points");
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .expect("plot legend");
+    root.present().unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
 }
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -77,7 +217,8 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-fn cpu_section(rounds: usize) {
+fn cpu_section(rounds: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
     println!("CPU perft, single thread, {rounds} alternating rounds, median time");
     println!(
         "{:<22} {:>5} {:>13} {:>12} {:>12} {:>14}",
@@ -98,6 +239,21 @@ fn cpu_section(rounds: usize) {
         }
         let (ours, theirs) = (median(ours), median(theirs));
         let rate = |time: f64| node_count as f64 / time / 1e6;
+        for (engine, time) in [("gpu-movegen 1 thread", ours), ("cozy-chess 1 thread", theirs)] {
+            rows.push(Row {
+                section: "cpu",
+                engine: engine.to_owned(),
+                workload: name.to_owned(),
+                size: u64::from(depth),
+                rate: node_count as f64 / time,
+                amount: node_count as f64,
+                seconds: time,
+                upload_ms: None,
+                dispatch_ms: None,
+                gpu_ms: None,
+                readback_ms: None,
+            });
+        }
         println!(
             "{name:<22} {depth:>5} {node_count:>13} {:>12.1} {:>12.1} {:>14.2}",
             rate(ours),
@@ -123,6 +279,7 @@ fn cpu_section(rounds: usize) {
         println!("{threads:>7} {:>12.1} {:>10.2}", 119_060_324.0 / time / 1e6, single / time);
         threads *= 2;
     }
+    rows
 }
 
 /// Distinct positions from random play, repeated to `count`.
@@ -134,7 +291,8 @@ fn millis(duration: std::time::Duration) -> f64 {
     duration.as_secs_f64() * 1e3
 }
 
-fn movegen_section(max_batch: usize) {
+fn movegen_section(max_batch: usize) -> (Option<String>, Vec<Row>) {
+    let mut rows = Vec::new();
     let context = match GpuContext::new() {
         Ok(context) => context,
         Err(error) => {
@@ -163,6 +321,19 @@ fn movegen_section(max_batch: usize) {
                 generator.generate_timed(&positions, kernel, true).expect("GPU generation");
             let seconds = started.elapsed().as_secs_f64();
             let move_total: u64 = moves.iter().map(|moves| u64::from(moves.move_count)).sum();
+            rows.push(Row {
+                section: "movegen",
+                engine: format!("gpu {kernel:?}"),
+                workload: "batch".to_owned(),
+                size: batch as u64,
+                rate: batch as f64 / seconds,
+                amount: move_total as f64 / seconds,
+                seconds,
+                upload_ms: Some(millis(timings.upload)),
+                dispatch_ms: Some(millis(timings.dispatch)),
+                gpu_ms: timings.gpu_dispatch.map(millis),
+                readback_ms: Some(millis(timings.readback)),
+            });
             println!(
                 "{:<14} {batch:>9} {:>13.0} {:>13.0} {:>10.2} {:>10.2} {:>10} {:>10.2}",
                 format!("gpu {kernel:?}"),
@@ -178,6 +349,20 @@ fn movegen_section(max_batch: usize) {
         let single: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
         let seconds = started.elapsed().as_secs_f64();
         let move_total: u64 = single.iter().map(|moves| u64::from(moves.move_count)).sum();
+        let cpu_row = |engine: String, seconds: f64| Row {
+            section: "movegen",
+            engine,
+            workload: "batch".to_owned(),
+            size: batch as u64,
+            rate: batch as f64 / seconds,
+            amount: move_total as f64 / seconds,
+            seconds,
+            upload_ms: None,
+            dispatch_ms: None,
+            gpu_ms: None,
+            readback_ms: None,
+        };
+        rows.push(cpu_row("cpu 1 thread".to_owned(), seconds));
         println!(
             "{:<14} {batch:>9} {:>13.0} {:>13.0}",
             "cpu 1 thread",
@@ -188,6 +373,7 @@ fn movegen_section(max_batch: usize) {
         let parallel: Vec<PositionMoves> = positions.par_iter().map(PositionMoves::from_cpu).collect();
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(parallel.len(), batch);
+        rows.push(cpu_row(format!("cpu {} threads", rayon::current_num_threads()), seconds));
         println!(
             "{:<14} {batch:>9} {:>13.0} {:>13.0}",
             format!("cpu {} threads", rayon::current_num_threads()),
@@ -196,11 +382,119 @@ fn movegen_section(max_batch: usize) {
         );
         batch *= 10;
     }
+    (Some(context.adapter_description()), rows)
+}
+
+const POSITIONS: [(&str, &str); 2] = [("start position", gpu_movegen::START_FEN), ("kiwipete", KIWIPETE)];
+
+fn perft_section(
+    start_depths: &[u32],
+    kiwipete_depths: &[u32],
+    cpu_max_nodes: u64,
+    budget_seconds: Option<f64>,
+) -> (Option<String>, Vec<Row>) {
+    let context = match GpuContext::new() {
+        Ok(context) => context,
+        Err(error) => {
+            eprintln!("perft: {error}");
+            std::process::exit(2);
+        }
+    };
+    let mut gpu = GpuPerft::new(&context).expect("GPU perft");
+    println!("Perft, adapter: {}, arena {} positions", context.adapter_description(), gpu.capacity());
+    // Pipelines compile on first use; keep that out of the timings.
+    gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+    let threads = rayon::current_num_threads();
+    println!(
+        "{:<16} {:>5} {:>16} {:>12} {:>16} {:>16} {:>16}",
+        "position",
+        "depth",
+        "nodes",
+        "gpu M/s",
+        format!("cpu {threads}t M/s"),
+        "cpu 1t M/s",
+        "cozy 1t M/s"
+    );
+    let started_all = Instant::now();
+    let mut rows = Vec::new();
+    for ((name, fen), depths) in POSITIONS.iter().zip([start_depths, kiwipete_depths]) {
+        let position = Position::from_fen(fen).expect("valid FEN");
+        let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
+        let mut previous_gpu_seconds: Option<f64> = None;
+        for &depth in depths {
+            if let (Some(budget), Some(previous)) = (budget_seconds, previous_gpu_seconds) {
+                if started_all.elapsed().as_secs_f64() + previous * 40.0 > budget {
+                    println!("{name:<16} {depth:>5} skipped: the forecast passes the {budget} s budget");
+                    break;
+                }
+            }
+            let mut row = |engine: String, nodes: u64, seconds: f64| {
+                rows.push(Row {
+                    section: "perft",
+                    engine,
+                    workload: name.to_string(),
+                    size: u64::from(depth),
+                    rate: nodes as f64 / seconds,
+                    amount: nodes as f64,
+                    seconds,
+                    upload_ms: None,
+                    dispatch_ms: None,
+                    gpu_ms: None,
+                    readback_ms: None,
+                });
+                nodes as f64 / seconds / 1e6
+            };
+            let (nodes, gpu_seconds) = seconds(|| gpu.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
+            previous_gpu_seconds = Some(gpu_seconds);
+            let gpu_rate = row("gpu".to_owned(), nodes, gpu_seconds);
+            let mut cells = vec![format!("{gpu_rate:>12.1}")];
+            if nodes <= cpu_max_nodes {
+                let (parallel_nodes, parallel) = seconds(|| perft::perft_parallel(&position, depth));
+                let (single_nodes, single) = seconds(|| perft::perft(&position, depth));
+                let (cozy_nodes, cozy) = seconds(|| cozy_perft(&board, depth));
+                assert_eq!(
+                    [parallel_nodes, single_nodes, cozy_nodes],
+                    [nodes; 3],
+                    "engines disagree on {name} depth {depth}"
+                );
+                cells.push(format!("{:>16.1}", row(format!("cpu {threads} threads"), nodes, parallel)));
+                cells.push(format!("{:>16.1}", row("cpu 1 thread".to_owned(), nodes, single)));
+                cells.push(format!("{:>16.1}", row("cozy-chess 1 thread".to_owned(), nodes, cozy)));
+            }
+            println!("{name:<16} {depth:>5} {nodes:>16} {}", cells.join(" "));
+        }
+    }
+    (Some(context.adapter_description()), rows)
 }
 
 fn main() {
-    match Arguments::parse().section {
-        Section::Cpu { rounds } => cpu_section(rounds.max(1)),
-        Section::Movegen { max_batch } => movegen_section(max_batch.max(1)),
+    let arguments = Arguments::parse();
+    let (name, adapter, rows) = match &arguments.section {
+        Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
+        Section::Movegen { max_batch } => {
+            let (adapter, rows) = movegen_section(*max_batch.max(&1));
+            ("movegen", adapter, rows)
+        }
+        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds } => {
+            let (adapter, rows) = perft_section(start_depths, kiwipete_depths, *cpu_max_nodes, *budget_seconds);
+            ("perft", adapter, rows)
+        }
+    };
+    if let Some(path) = &arguments.json {
+        write_json(path, name, adapter, &rows);
+    }
+    if let Some(path) = &arguments.plot {
+        match name {
+            "movegen" => draw_plot(
+                path,
+                "Move generation throughput",
+                "batch size (positions)",
+                "positions per second",
+                &rows,
+                true,
+            ),
+            "perft" => draw_plot(path, "Perft throughput", "depth", "nodes per second", &rows, false),
+            _ => draw_plot(path, "CPU perft, one thread", "depth", "nodes per second", &rows, false),
+        }
     }
 }
