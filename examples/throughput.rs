@@ -27,8 +27,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use gpu_movegen::gpu::GpuPerft;
+use gpu_movegen::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderVariant, shaders};
 use gpu_movegen::gpu::{GpuContext, Kernel, MoveGenerator, PositionMoves, Timings};
+use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::{Position, perft, random_play};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -58,6 +59,19 @@ enum Section {
         /// Largest batch (batches are 1, 10, 100, … up to this).
         #[arg(long, default_value_t = 1_000_000)]
         max_batch: usize,
+    },
+    /// Slider algorithms x bitboard representations: slider evaluations,
+    /// move generation and perft on the GPU, and the CPU twins' evaluations.
+    Sliders {
+        /// Positions per move-generation batch.
+        #[arg(long, default_value_t = 100_000)]
+        batch: usize,
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 5)]
+        perft_depth: u32,
+        /// Invocations of the slider benchmark kernel (each evaluates 64 queens).
+        #[arg(long, default_value_t = 1 << 16)]
+        invocations: u32,
     },
     /// Perft: GPU, CPU (all threads), CPU (one thread) and cozy-chess (one thread).
     Perft {
@@ -385,6 +399,190 @@ fn movegen_section(max_batch: usize) -> (Option<String>, Vec<Row>) {
     (Some(context.adapter_description()), rows)
 }
 
+/// Each invocation evaluates 64 queen attack sets (varying square and
+/// occupancy) and folds them into one word, so the work cannot be skipped.
+const SLIDER_BENCH_KERNEL: &str = r#"
+#import sliders
+
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+@group(0) @binding(2) var<storage, read_write> output: array<u32>;
+
+@compute @workgroup_size(64)
+fn slider_bench(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let index = id.y * groups.x * 64u + id.x;
+    var occupied = bitboard_make(input[index % arrayLength(&input)], index * 0x9e3779b9u);
+    var folded = BITBOARD_EMPTY;
+    for (var step = 0u; step < 64u; step++) {
+        let attacks = slider_queen_attacks((index + step * 7u) % 64u, occupied);
+        folded = folded ^ attacks;
+        occupied = occupied ^ bitboard_shift_left(attacks, step % 7u);
+    }
+    output[index] = bitboard_low(folded) ^ bitboard_high(folded);
+}
+"#;
+
+/// Slider evaluations per second of `variant` on the GPU.
+fn gpu_slider_evaluations(context: &GpuContext, variant: ShaderVariant, invocations: u32) -> f64 {
+    use wgpu::util::DeviceExt as _;
+    let device = &context.device;
+    let source = shaders::compose_variant("bench", variant, &[("bench", SLIDER_BENCH_KERNEL)]).expect("composes");
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("slider bench"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: None,
+        entries: &[storage(0, true), storage(1, true), storage(2, false)],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("slider bench"),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some("slider_bench"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: bytemuck::cast_slice(&shaders::attack_table_data()),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let seeds: Vec<u32> = (0..4096u32).map(|index| index.wrapping_mul(0x2545_f491) ^ 0x0f0f_1234).collect();
+    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: bytemuck::cast_slice(&seeds),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: u64::from(invocations) * 4,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: tables.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: input.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
+        ],
+    });
+    let groups = invocations.div_ceil(64);
+    let (x, y) = (groups.min(65_535), groups.div_ceil(65_535));
+    let run = || {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        context.queue.submit([encoder.finish()]);
+        context.wait().expect("GPU work finishes");
+    };
+    run();
+    let started = Instant::now();
+    run();
+    (u64::from(x * y) * 64 * 64) as f64 / started.elapsed().as_secs_f64()
+}
+
+fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) -> (Option<String>, Vec<Row>) {
+    let context = match GpuContext::new() {
+        Ok(context) => context,
+        Err(error) => {
+            eprintln!("sliders: {error}");
+            std::process::exit(2);
+        }
+    };
+    let native = context.device.features().contains(wgpu::Features::SHADER_INT64);
+    println!("Slider algorithms, adapter: {} (SHADER_INT64: {native})", context.adapter_description());
+    let positions = batch_of(&random_play::random_positions(&Position::start(), 20_000, 120, 2026), batch);
+    let expected_nodes = perft::perft_parallel(&Position::start(), perft_depth);
+    println!(
+        "{:<20} {:>16} {:>18} {:>16} {:>18}",
+        "variant", "G evals/s", "movegen pos/s", "perft M n/s", "cpu twin M evals/s"
+    );
+    let mut rows = Vec::new();
+    for slider in SliderAlgorithm::ALL {
+        // The CPU twin's rate, one thread, for scale.
+        let started = Instant::now();
+        let mut folded = 0u64;
+        let mut occupied = 0x0000_ff00_1234_5678u64;
+        let evaluations = 2_000_000u32;
+        for step in 0..evaluations {
+            let square = (step * 7 % 64) as u8;
+            let attacks = slider.rook_attacks(square, occupied) | slider.bishop_attacks(square, occupied);
+            folded ^= attacks;
+            occupied ^= attacks << (step % 7);
+        }
+        std::hint::black_box(folded);
+        let cpu_rate = f64::from(evaluations) / started.elapsed().as_secs_f64();
+        for native_u64 in [false, true] {
+            if native_u64 && !native {
+                continue;
+            }
+            let variant = ShaderVariant { slider, native_u64 };
+            let evaluation_rate = gpu_slider_evaluations(&context, variant, invocations);
+            let mut generator =
+                MoveGenerator::with_options(&context, GeneratorOptions { variant, ..Default::default() })
+                    .expect("generator");
+            generator.generate(&positions[..1_000], Kernel::PerPosition).expect("warm-up");
+            let started = Instant::now();
+            generator.generate(&positions, Kernel::PerPosition).expect("generation");
+            let movegen_rate = batch as f64 / started.elapsed().as_secs_f64();
+            let mut gpu =
+                GpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).expect("perft");
+            gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+            let (nodes, perft_seconds) =
+                seconds(|| gpu.perft(&[Position::start()], perft_depth, &mut |_| {}).expect("perft")[0]);
+            assert_eq!(nodes, expected_nodes, "{} miscounts", variant.name());
+            let perft_rate = nodes as f64 / perft_seconds;
+            println!(
+                "{:<20} {:>16.3} {:>18.0} {:>16.1} {:>18.1}",
+                variant.name(),
+                evaluation_rate / 1e9,
+                movegen_rate,
+                perft_rate / 1e6,
+                cpu_rate / 1e6
+            );
+            let row = |engine: &str, workload: &str, size: u64, rate: f64| Row {
+                section: "sliders",
+                engine: format!("{} {engine}", variant.name()),
+                workload: workload.to_owned(),
+                size,
+                rate,
+                amount: rate,
+                seconds: 0.0,
+                upload_ms: None,
+                dispatch_ms: None,
+                gpu_ms: None,
+                readback_ms: None,
+            };
+            rows.push(row("slider evaluations", "queen attacks", 1, evaluation_rate));
+            rows.push(row("movegen", "per-position kernel", batch as u64, movegen_rate));
+            rows.push(row("perft", "start position", u64::from(perft_depth), perft_rate));
+            rows.push(row("cpu twin", "queen attacks", 1, cpu_rate));
+        }
+    }
+    (Some(context.adapter_description()), rows)
+}
+
 const POSITIONS: [(&str, &str); 2] = [("start position", gpu_movegen::START_FEN), ("kiwipete", KIWIPETE)];
 
 fn perft_section(
@@ -475,6 +673,10 @@ fn main() {
             let (adapter, rows) = movegen_section(*max_batch.max(&1));
             ("movegen", adapter, rows)
         }
+        Section::Sliders { batch, perft_depth, invocations } => {
+            let (adapter, rows) = sliders_section(*batch.max(&1), *perft_depth, *invocations.max(&64));
+            ("sliders", adapter, rows)
+        }
         Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds } => {
             let (adapter, rows) = perft_section(start_depths, kiwipete_depths, *cpu_max_nodes, *budget_seconds);
             ("perft", adapter, rows)
@@ -494,6 +696,10 @@ fn main() {
                 true,
             ),
             "perft" => draw_plot(path, "Perft throughput", "depth", "nodes per second", &rows, false),
+            "sliders" => {
+                let perft_rows: Vec<Row> = rows.iter().filter(|row| row.engine.ends_with(" perft")).cloned().collect();
+                draw_plot(path, "GPU perft by slider algorithm", "depth", "nodes per second", &perft_rows, false)
+            }
             _ => draw_plot(path, "CPU perft, one thread", "depth", "nodes per second", &rows, false),
         }
     }

@@ -6,62 +6,19 @@
 // vec4<u32>s. Each fill runs once with left shifts (towards higher squares)
 // and once with right shifts, with the seed's wrap masks keeping a shift
 // from crossing the board edge. The CPU twin, line for line, is
-// src/sliders/kogge_stone.rs. Needs bitboard.wgsl and the generated
-// constants KOGGE_STONE_LEFT_WRAPS_* and KOGGE_STONE_RIGHT_WRAPS_*.
+// src/sliders/kogge_stone.rs. The lanes come from the bitboard module (two
+// vec4<u32> or one vec4<u64>); the wrap masks are generated from the Rust
+// constants (kogge_stone_left_wraps, kogge_stone_right_wraps).
 
 #import bitboard
-
-struct Lanes {
-    lo: vec4<u32>,
-    hi: vec4<u32>,
-}
+#import kogge_stone_wraps
 
 const KOGGE_STONE_SHIFTS = vec4<u32>(9u, 1u, 7u, 8u);
-
-fn lanes_splat(board: Bitboard) -> Lanes {
-    return Lanes(vec4<u32>(board.x), vec4<u32>(board.y));
-}
-
-fn lanes_and(left: Lanes, right: Lanes) -> Lanes {
-    return Lanes(left.lo & right.lo, left.hi & right.hi);
-}
-
-fn lanes_or(left: Lanes, right: Lanes) -> Lanes {
-    return Lanes(left.lo | right.lo, left.hi | right.hi);
-}
-
-fn lanes_union(lanes: Lanes) -> Bitboard {
-    return vec2<u32>(
-        lanes.lo.x | lanes.lo.y | lanes.lo.z | lanes.lo.w,
-        lanes.hi.x | lanes.hi.y | lanes.hi.z | lanes.hi.w,
-    );
-}
-
-// Each lane shifted towards higher squares by its own amount in 1..63.
-fn lanes_shift_left(lanes: Lanes, amount: vec4<u32>) -> Lanes {
-    let big = amount >= vec4<u32>(32u);
-    let small = amount & vec4<u32>(31u);
-    // A shift of 32 would be a shift of 0 in WGSL: mask the carry instead.
-    let carry = select(lanes.lo >> (vec4<u32>(32u) - small), vec4<u32>(0u), small == vec4<u32>(0u));
-    let lo = select(lanes.lo << small, vec4<u32>(0u), big);
-    let hi = select((lanes.hi << small) | carry, lanes.lo << small, big);
-    return Lanes(lo, hi);
-}
-
-// Each lane shifted towards lower squares by its own amount in 1..63.
-fn lanes_shift_right(lanes: Lanes, amount: vec4<u32>) -> Lanes {
-    let big = amount >= vec4<u32>(32u);
-    let small = amount & vec4<u32>(31u);
-    let carry = select(lanes.hi << (vec4<u32>(32u) - small), vec4<u32>(0u), small == vec4<u32>(0u));
-    let lo = select((lanes.lo >> small) | carry, lanes.hi >> small, big);
-    let hi = select(lanes.hi >> small, vec4<u32>(0u), big);
-    return Lanes(lo, hi);
-}
 
 // Generator spreads through the propagator in doubling steps 1, 2, 4; a
 // last shift adds the squares the rays hit (seed: bbGen4, bbPro4).
 fn kogge_stone_fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
-    let wraps = Lanes(KOGGE_STONE_LEFT_WRAPS_LO, KOGGE_STONE_LEFT_WRAPS_HI);
+    let wraps = kogge_stone_left_wraps();
     var generator = lanes_splat(sliders);
     var propagator = lanes_and(lanes_splat(empty), wraps);
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_left(generator, KOGGE_STONE_SHIFTS)));
@@ -74,7 +31,7 @@ fn kogge_stone_fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
 }
 
 fn kogge_stone_fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
-    let wraps = Lanes(KOGGE_STONE_RIGHT_WRAPS_LO, KOGGE_STONE_RIGHT_WRAPS_HI);
+    let wraps = kogge_stone_right_wraps();
     var generator = lanes_splat(sliders);
     var propagator = lanes_and(lanes_splat(empty), wraps);
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_right(generator, KOGGE_STONE_SHIFTS)));

@@ -1,9 +1,10 @@
 // movegen.wgsl — legal and seed-style move generation for one position.
 //
 // Reads: the attack tables (tables.wgsl). Writes: nothing. Library only;
-// the kernels movegen_per_piece.wgsl and movegen_per_position.wgsl call it.
-// Sliding attacks come from one eight-direction Kogge-Stone fill masked by
-// the rook or bishop rays, as in the seed. Legal generation follows the CPU
+// the kernels movegen_per_piece.wgsl, movegen_per_position.wgsl and
+// perft.wgsl call it. Sliding attacks come from the `sliders` module, one of
+// the sliders_*.wgsl files chosen when the pipeline is created; the seed's
+// pseudo-legal body keeps the seed's own Kogge-Stone fill. Legal generation follows the CPU
 // reference (src/movegen.rs): checkers, pinned pieces and a check-evasion
 // destination_mask mask computed once, castling through unattacked squares, and en
 // passant played out to catch discovered checks.
@@ -12,23 +13,24 @@
 #import kogge_stone
 #import tables
 #import position
+#import sliders
 
 fn slider_attacks(piece: u32, square: u32, occupied: Bitboard) -> Bitboard {
-    let fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
     if piece == PIECE_BISHOP {
-        return fill & table_bishop_rays(square);
+        return slider_bishop_attacks(square, occupied);
     }
     if piece == PIECE_ROOK {
-        return fill & table_rook_rays(square);
+        return slider_rook_attacks(square, occupied);
     }
-    return fill;
+    return slider_queen_attacks(square, occupied);
 }
 
 // The pieces of colour `by` attacking `square`, with `occupied` as blockers.
 fn attackers_to(board: Board, square: u32, by: u32, occupied: Bitboard) -> Bitboard {
-    let fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
-    let diagonal = fill & table_bishop_rays(square) & (board.bishops | board.queens);
-    let straight = fill & table_rook_rays(square) & (board.rooks | board.queens);
+    // One queen evaluation serves both: its diagonal part is the bishop's attacks.
+    let queen = slider_queen_attacks(square, occupied);
+    let diagonal = queen & table_bishop_rays(square) & (board.bishops | board.queens);
+    let straight = queen & table_rook_rays(square) & (board.rooks | board.queens);
     let pawns = table_pawn_attacks(1u - by, square) & board.pawns;
     let knights = table_knight_attacks(square) & board.knights;
     let kings = table_king_attacks(square) & board.kings;
@@ -190,7 +192,7 @@ fn legal_destinations(board: Board, context: MoveContext, piece: u32, square: u3
 fn move_count_of(piece: u32, destinations: Bitboard) -> u32 {
     var count = bitboard_count(destinations);
     if piece == PIECE_PAWN {
-        count = count + 3u * bitboard_count(destinations & vec2<u32>(0xffu, 0xff000000u));
+        count = count + 3u * bitboard_count(destinations & bitboard_make(0xffu, 0xff000000u));
     }
     return count;
 }

@@ -47,3 +47,31 @@ fn table_between(from_square: u32, to_square: u32) -> Bitboard {
 fn table_line(from_square: u32, to_square: u32) -> Bitboard {
     return attack_tables[TABLE_LINE + from_square * 64u + to_square];
 }
+
+// A line through `square` without the square: kind 0 rank, 1 file,
+// 2 diagonal (a1-h8 direction), 3 anti-diagonal.
+fn table_line_mask(kind: u32, square: u32) -> Bitboard {
+    return attack_tables[TABLE_LINE_MASKS + kind * 64u + square];
+}
+
+// SBAMG's outer squares of a line (src/tables.rs explains which).
+fn table_sbamg_outer(kind: u32, square: u32) -> Bitboard {
+    return attack_tables[TABLE_SBAMG_OUTER + kind * 64u + square];
+}
+
+// The empty-board ray from `square`; directions 0..3 north, east,
+// north-east, north-west (towards higher squares), 4..7 their opposites.
+fn table_ray(direction: u32, square: u32) -> Bitboard {
+    return attack_tables[TABLE_RAYS + direction * 64u + square];
+}
+
+// Magic entry words of a square: 0 the mask, 1 the multiplier, 2 the shift
+// (low word) and the entry's first index in the shared table (high word).
+// `bishop` selects the bishop entries.
+fn table_magic_word(bishop: bool, square: u32, word: u32) -> Bitboard {
+    return attack_tables[select(TABLE_ROOK_MAGICS, TABLE_BISHOP_MAGICS, bishop) + square * 3u + word];
+}
+
+fn table_magic_attacks(index: u32) -> Bitboard {
+    return attack_tables[TABLE_MAGIC_ATTACKS + index];
+}

@@ -6,7 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use gpu_movegen::gpu::{GpuContext, GpuPerft, Kernel, MoveGenerator, PositionMoves};
+use gpu_movegen::gpu::{
+    GeneratorOptions, GpuContext, GpuPerft, Int64Mode, Kernel, MoveGenerator, PerftOptions, PositionMoves,
+    ShaderVariant,
+};
+use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play, wgpu};
 use rayon::prelude::*;
@@ -70,6 +74,61 @@ struct PerftArgs {
     /// No progress bar and no summary line on stderr.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    shaders: ShaderArgs,
+}
+
+/// How the GPU pipelines are built.
+#[derive(clap::Args, Clone, Copy)]
+struct ShaderArgs {
+    /// Sliding-attack algorithm of the GPU kernels.
+    #[arg(long, value_enum, default_value_t = SliderArg::KoggeStone)]
+    slider: SliderArg,
+    /// Native 64-bit bitboards in the shaders (needs SHADER_INT64); `auto` takes the measured default.
+    #[arg(long, value_enum, default_value_t = Int64Arg::Auto)]
+    int64: Int64Arg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SliderArg {
+    /// The seed's four-lane Kogge-Stone fill.
+    KoggeStone,
+    /// The same lanes, seven plain steps.
+    Dumb7fill,
+    /// Hyperbola Quintessence (bit reversal and byte swap).
+    Hyperbola,
+    /// Subtraction-based attack mask generation (seed 000).
+    Sbamg,
+    /// Fill by subtraction (seed 001), bit scans for the negative rays.
+    Subtraction,
+    /// Fancy magic bitboards, tables in a storage buffer.
+    Magic,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Int64Arg {
+    Auto,
+    On,
+    Off,
+}
+
+impl ShaderArgs {
+    fn variant(self, context: &GpuContext) -> Result<ShaderVariant, gpu_movegen::gpu::GpuError> {
+        let slider = match self.slider {
+            SliderArg::KoggeStone => SliderAlgorithm::KoggeStone,
+            SliderArg::Dumb7fill => SliderAlgorithm::Dumb7Fill,
+            SliderArg::Hyperbola => SliderAlgorithm::Hyperbola,
+            SliderArg::Sbamg => SliderAlgorithm::Sbamg,
+            SliderArg::Subtraction => SliderAlgorithm::Subtraction,
+            SliderArg::Magic => SliderAlgorithm::Magic,
+        };
+        let mode = match self.int64 {
+            Int64Arg::Auto => Int64Mode::Auto,
+            Int64Arg::On => Int64Mode::On,
+            Int64Arg::Off => Int64Mode::Off,
+        };
+        Ok(ShaderVariant { slider, native_u64: mode.resolve(context.device.features())? })
+    }
 }
 
 #[derive(clap::Args)]
@@ -87,6 +146,8 @@ struct VerifyArgs {
     /// Kernel to verify (default: both).
     #[arg(long, value_enum)]
     kernel: Option<KernelArg>,
+    #[command(flatten)]
+    shaders: ShaderArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -162,11 +223,13 @@ enum Engine {
 }
 
 impl Engine {
-    fn open(backend: Backend, threads: Option<u32>) -> Result<Engine, UsageError> {
+    fn open(backend: Backend, threads: Option<u32>, shaders: ShaderArgs) -> Result<Engine, UsageError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
-            let description = context.adapter_description();
-            Ok(Engine::Gpu(Box::new(GpuPerft::new(&context)?), description))
+            let variant = shaders.variant(&context)?;
+            let description = format!("{}, {}", context.adapter_description(), variant.name());
+            let options = PerftOptions { variant, ..Default::default() };
+            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
         match backend {
             Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
@@ -301,7 +364,7 @@ fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
         Some(path) => Some(read_suite_positions(path)?),
         None => None,
     };
-    let mut engine = Engine::open(arguments.backend, arguments.threads)?;
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.shaders)?;
     if let Some((entries, positions)) = suite {
         return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.quiet);
     }
@@ -397,7 +460,8 @@ fn run_perftree(depth: u32, fen: &str, moves: Option<&str>, backend: Backend) ->
     if depth == 0 {
         return Err(UsageError("DEPTH must be at least 1".to_owned()));
     }
-    let mut engine = Engine::open(backend, None)?;
+    let defaults = ShaderArgs { slider: SliderArg::KoggeStone, int64: Int64Arg::Auto };
+    let mut engine = Engine::open(backend, None, defaults)?;
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {
@@ -420,8 +484,10 @@ fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, UsageError> {
         None => vec![Kernel::PerPiece, Kernel::PerPosition],
     };
     let context = GpuContext::new()?;
-    eprintln!("adapter: {}", context.adapter_description());
-    let mut generator = MoveGenerator::new(&context)?;
+    let variant = arguments.shaders.variant(&context)?;
+    eprintln!("adapter: {}, shaders: {}", context.adapter_description(), variant.name());
+    let options = GeneratorOptions { variant, ..Default::default() };
+    let mut generator = MoveGenerator::with_options(&context, options)?;
     let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();

@@ -188,3 +188,70 @@ pub fn empty_board_attacks(piece: Piece, square: Square) -> Bitboard {
         Piece::King => KING_ATTACKS[square.index()],
     })
 }
+
+/// The eight ray directions as (file step, rank step): the four that walk up
+/// the square order (north, east, north-east, north-west), then their opposites.
+pub const RAY_DIRECTIONS: [(i8, i8); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
+
+const fn ray_table() -> [[u64; 64]; 8] {
+    let mut table = [[0; 64]; 8];
+    let mut direction = 0;
+    while direction < 8 {
+        let (file_step, rank_step) = RAY_DIRECTIONS[direction];
+        let mut square = 0;
+        while square < 64 {
+            table[direction][square] = classical::ray_attacks(square as u8, 0, file_step, rank_step);
+            square += 1;
+        }
+        direction += 1;
+    }
+    table
+}
+
+/// Empty-board rays per direction ([`RAY_DIRECTIONS`] order) and square.
+pub static RAYS: [[u64; 64]; 8] = ray_table();
+
+/// The four lines through a square: rank, file, diagonal (a1-h8 direction),
+/// anti-diagonal (h1-a8 direction).
+pub const LINE_KINDS: usize = 4;
+
+const fn line_masks() -> [[u64; 64]; 4] {
+    let rays = ray_table();
+    let mut table = [[0; 64]; 4];
+    let mut square = 0;
+    while square < 64 {
+        table[0][square] = rays[1][square] | rays[5][square];
+        table[1][square] = rays[0][square] | rays[4][square];
+        table[2][square] = rays[2][square] | rays[6][square];
+        table[3][square] = rays[3][square] | rays[7][square];
+        square += 1;
+    }
+    table
+}
+
+/// Each line through a square, without the square itself.
+pub static LINE_MASKS: [[u64; 64]; 4] = line_masks();
+
+const fn sbamg_outer_squares() -> [[u64; 64]; 4] {
+    let lines = line_masks();
+    let mut table = [[0; 64]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let mut square = 0;
+        while square < 64 {
+            let line = lines[kind][square] | 1 << square;
+            let lowest = line & line.wrapping_neg();
+            let highest = 1u64 << (63 - line.leading_zeros());
+            // The lowest end always (it may be the square itself: then it stands
+            // in for a blocker below), the highest only when it is another square.
+            table[kind][square] = lowest | if highest == 1 << square { 0 } else { highest };
+            square += 1;
+        }
+        kind += 1;
+    }
+    table
+}
+
+/// SBAMG's outer squares per line kind and square: the line's ends, set in the
+/// occupancy so that a blocker below and above the slider always exists.
+pub static SBAMG_OUTER_SQUARES: [[u64; 64]; 4] = sbamg_outer_squares();

@@ -225,3 +225,20 @@ fn without_an_adapter_gpu_fails_and_auto_falls_back_to_the_cpu() {
     let message = stderr(&output);
     assert!(message.contains("running on the CPU instead"), "{message}");
 }
+
+#[test]
+fn slider_and_int64_choices_reach_the_gpu_pipelines() {
+    let output = run(&["perft", "--depth", "3", "--backend", "gpu", "--slider", "magic", "--int64", "off"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 8902"));
+    assert!(stderr(&output).contains("magic/u32x2"), "{}", stderr(&output));
+
+    let output = run(&["verify", "--random", "200", "--seed", "3", "--slider", "sbamg", "--int64", "on"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("400 passed, 0 failed"));
+    assert!(stderr(&output).contains("sbamg/u64"), "{}", stderr(&output));
+
+    let output = run(&["perft", "--slider", "bogus"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("bogus"), "{}", stderr(&output));
+}

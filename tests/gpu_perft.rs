@@ -45,7 +45,7 @@ fn suites_match_published_counts_on_the_gpu_in_batches() {
 #[test]
 fn a_tiny_arena_splits_levels_and_stays_exact() {
     let context = context();
-    let options = PerftOptions { arena_positions: Some(1_000), leaf_positions_per_dispatch: 100 };
+    let options = PerftOptions { arena_positions: Some(1_000), leaf_positions_per_dispatch: 100, ..Default::default() };
     let mut gpu = GpuPerft::with_options(&context, options).unwrap();
     assert_eq!(gpu.capacity(), 1_000);
     let roots: Vec<Position> = [

@@ -4,10 +4,11 @@
 
 mod common;
 
-use common::gpu::{context, run_test_kernel};
+use common::gpu::{context, run_test_kernel_variant, variants};
+use gpu_movegen::gpu::ShaderVariant;
 use gpu_movegen::gpu::layout::{GpuParameters, GpuPerftParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves};
 use gpu_movegen::gpu::shaders;
-use gpu_movegen::sliders::{classical, kogge_stone};
+use gpu_movegen::sliders::{SliderAlgorithm, classical, kogge_stone};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -17,35 +18,43 @@ const BITBOARD_KERNEL: &str = r#"
 @group(0) @binding(1) var<storage, read> input: array<u32>;
 @group(0) @binding(2) var<storage, read_write> output: array<u32>;
 
-// Invocation i takes value i and writes, for every amount 0..63, the left
-// and right shifts, then count, first square and the value without it.
+fn put(base: u32, board: Bitboard) {
+    output[base] = bitboard_low(board);
+    output[base + 1u] = bitboard_high(board);
+}
+
+// Invocation i takes values a = i and b = i + 1 (wrapping) and writes, for
+// every amount 0..63, the left and right shifts of a, then counts, scans and
+// arithmetic; the same words whichever bitboard module is composed in.
 @compute @workgroup_size(64)
 fn bitboard_ops(@builtin(global_invocation_id) id: vec3<u32>) {
+    let count = arrayLength(&input) / 2u;
     let index = id.x;
-    if index * 2u >= arrayLength(&input) { return; }
-    let value = vec2<u32>(input[index * 2u], input[index * 2u + 1u]);
-    let base = index * 266u;
+    if index >= count { return; }
+    let value = bitboard_make(input[index * 2u], input[index * 2u + 1u]);
+    let next = (index + 1u) % count;
+    let other = bitboard_make(input[next * 2u], input[next * 2u + 1u]);
+    let base = index * 280u;
     for (var amount = 0u; amount < 64u; amount++) {
-        let left = bitboard_shift_left(value, amount);
-        let right = bitboard_shift_right(value, amount);
-        output[base + amount * 4u] = left.x;
-        output[base + amount * 4u + 1u] = left.y;
-        output[base + amount * 4u + 2u] = right.x;
-        output[base + amount * 4u + 3u] = right.y;
+        put(base + amount * 4u, bitboard_shift_left(value, amount));
+        put(base + amount * 4u + 2u, bitboard_shift_right(value, amount));
     }
     output[base + 256u] = bitboard_count(value);
     output[base + 257u] = bitboard_first(value);
-    let rest = bitboard_without_first(value);
-    output[base + 258u] = rest.x;
-    output[base + 259u] = rest.y;
+    put(base + 258u, bitboard_without_first(value));
     output[base + 260u] = u32(bitboard_is_empty(value));
     output[base + 261u] = u32(bitboard_has_several(value));
     let square = index % 64u;
-    let single = bitboard_from_square(square);
-    output[base + 262u] = single.x;
-    output[base + 263u] = single.y;
+    put(base + 262u, bitboard_from_square(square));
     output[base + 264u] = u32(bitboard_contains(value, square));
-    output[base + 265u] = 0u;
+    output[base + 265u] = bitboard_last(value);
+    put(base + 266u, bitboard_sub(value, other));
+    put(base + 268u, bitboard_mul(value, other));
+    put(base + 270u, bitboard_reverse(value));
+    put(base + 272u, bitboard_swap_bytes(value));
+    put(base + 274u, value & ~other);
+    put(base + 276u, value ^ other);
+    put(base + 278u, value | other);
 }
 "#;
 
@@ -63,28 +72,54 @@ fn random_values(count: usize, seed: u64) -> Vec<u64> {
 }
 
 #[test]
-fn bitboard_helpers_match_u64_on_every_shift_amount() {
+fn bitboard_helpers_match_u64_on_every_shift_amount_in_both_representations() {
     let context = context();
-    let values = random_values(4_000, 64);
+    let values = random_values(3_000, 64);
     let input: Vec<u32> = values.iter().flat_map(|value| [*value as u32, (value >> 32) as u32]).collect();
-    let output =
-        run_test_kernel(&context, BITBOARD_KERNEL, "bitboard_ops", &input, values.len() * 266, values.len() as u32);
-    let word = |index: usize, offset: usize| output[index * 266 + offset];
-    let pair = |index: usize, offset: usize| u64::from(word(index, offset)) | u64::from(word(index, offset + 1)) << 32;
-    for (index, &value) in values.iter().enumerate() {
-        for amount in 0..64 {
-            assert_eq!(pair(index, amount * 4), value << amount, "{value:#x} << {amount}");
-            assert_eq!(pair(index, amount * 4 + 2), value >> amount, "{value:#x} >> {amount}");
+    for native_u64 in representations(&context) {
+        let variant = ShaderVariant { native_u64, ..Default::default() };
+        let output = run_test_kernel_variant(
+            &context,
+            variant,
+            BITBOARD_KERNEL,
+            "bitboard_ops",
+            &input,
+            values.len() * 280,
+            values.len() as u32,
+        );
+        let word = |index: usize, offset: usize| output[index * 280 + offset];
+        let pair =
+            |index: usize, offset: usize| u64::from(word(index, offset)) | u64::from(word(index, offset + 1)) << 32;
+        for (index, &value) in values.iter().enumerate() {
+            let other = values[(index + 1) % values.len()];
+            let label = format!("{} {value:#x}", variant.name());
+            for amount in 0..64 {
+                assert_eq!(pair(index, amount * 4), value << amount, "{label} << {amount}");
+                assert_eq!(pair(index, amount * 4 + 2), value >> amount, "{label} >> {amount}");
+            }
+            assert_eq!(word(index, 256), value.count_ones(), "count {label}");
+            assert_eq!(word(index, 257), if value == 0 { 64 } else { value.trailing_zeros() }, "first {label}");
+            assert_eq!(pair(index, 258), value & value.wrapping_sub(1), "without first {label}");
+            assert_eq!(word(index, 260), u32::from(value == 0));
+            assert_eq!(word(index, 261), u32::from(value.count_ones() > 1));
+            let square = index % 64;
+            assert_eq!(pair(index, 262), 1 << square);
+            assert_eq!(word(index, 264), (value >> square & 1) as u32);
+            assert_eq!(word(index, 265), if value == 0 { 64 } else { 63 - value.leading_zeros() }, "last {label}");
+            assert_eq!(pair(index, 266), value.wrapping_sub(other), "sub {label} {other:#x}");
+            assert_eq!(pair(index, 268), value.wrapping_mul(other), "mul {label} {other:#x}");
+            assert_eq!(pair(index, 270), value.reverse_bits(), "reverse {label}");
+            assert_eq!(pair(index, 272), value.swap_bytes(), "swap {label}");
+            assert_eq!(pair(index, 274), value & !other);
+            assert_eq!(pair(index, 276), value ^ other);
+            assert_eq!(pair(index, 278), value | other);
         }
-        assert_eq!(word(index, 256), value.count_ones(), "count {value:#x}");
-        assert_eq!(word(index, 257), if value == 0 { 64 } else { value.trailing_zeros() }, "first {value:#x}");
-        assert_eq!(pair(index, 258), value & value.wrapping_sub(1), "without first {value:#x}");
-        assert_eq!(word(index, 260), u32::from(value == 0));
-        assert_eq!(word(index, 261), u32::from(value.count_ones() > 1));
-        let square = index % 64;
-        assert_eq!(pair(index, 262), 1 << square);
-        assert_eq!(word(index, 264), (value >> square & 1) as u32);
     }
+}
+
+/// u32 pairs always; native u64 too where the adapter has SHADER_INT64.
+fn representations(context: &gpu_movegen::gpu::GpuContext) -> Vec<bool> {
+    if context.device.features().contains(wgpu::Features::SHADER_INT64) { vec![false, true] } else { vec![false] }
 }
 
 const KOGGE_STONE_KERNEL: &str = r#"
@@ -101,18 +136,18 @@ fn kogge_stone_attacks(@builtin(global_invocation_id) id: vec3<u32>) {
     let index = id.x;
     if index * 5u >= arrayLength(&input) { return; }
     let square = input[index * 5u];
-    let occupied = vec2<u32>(input[index * 5u + 1u], input[index * 5u + 2u]);
-    let sliders = vec2<u32>(input[index * 5u + 3u], input[index * 5u + 4u]);
+    let occupied = bitboard_make(input[index * 5u + 1u], input[index * 5u + 2u]);
+    let sliders = bitboard_make(input[index * 5u + 3u], input[index * 5u + 4u]);
     let fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
     let rook = fill & table_rook_rays(square);
     let bishop = fill & table_bishop_rays(square);
     let setwise = kogge_stone_queen_attacks(sliders, ~occupied);
-    output[index * 6u] = rook.x;
-    output[index * 6u + 1u] = rook.y;
-    output[index * 6u + 2u] = bishop.x;
-    output[index * 6u + 3u] = bishop.y;
-    output[index * 6u + 4u] = setwise.x;
-    output[index * 6u + 5u] = setwise.y;
+    output[index * 6u] = bitboard_low(rook);
+    output[index * 6u + 1u] = bitboard_high(rook);
+    output[index * 6u + 2u] = bitboard_low(bishop);
+    output[index * 6u + 3u] = bitboard_high(bishop);
+    output[index * 6u + 4u] = bitboard_low(setwise);
+    output[index * 6u + 5u] = bitboard_high(setwise);
 }
 "#;
 
@@ -139,34 +174,42 @@ fn kogge_stone_wgsl_matches_its_cpu_twin_and_the_ray_walk_on_every_square() {
             [square, occupancy as u32, (occupancy >> 32) as u32, sliders as u32, (sliders >> 32) as u32]
         })
         .collect();
-    let output = run_test_kernel(
-        &context,
-        KOGGE_STONE_KERNEL,
-        "kogge_stone_attacks",
-        &input,
-        cases.len() * 6,
-        cases.len() as u32,
-    );
-    for (index, &(square, occupied, sliders)) in cases.iter().enumerate() {
-        let pair =
-            |offset: usize| u64::from(output[index * 6 + offset]) | u64::from(output[index * 6 + offset + 1]) << 32;
-        let square = square as u8;
-        let (rook, bishop, setwise) = (pair(0), pair(2), pair(4));
-        assert_eq!(rook, kogge_stone::rook_attacks(square, occupied), "twin rook {square} {occupied:#x}");
-        assert_eq!(rook, classical::rook_attacks(square, occupied), "ray walk rook {square} {occupied:#x}");
-        assert_eq!(bishop, kogge_stone::bishop_attacks(square, occupied), "twin bishop {square} {occupied:#x}");
-        assert_eq!(bishop, classical::bishop_attacks(square, occupied), "ray walk bishop {square} {occupied:#x}");
-        assert_eq!(
-            setwise,
-            kogge_stone::queen_attacks_setwise(sliders, !occupied),
-            "set-wise {sliders:#x} {occupied:#x}"
+    for native_u64 in representations(&context) {
+        let variant = ShaderVariant { native_u64, ..Default::default() };
+        let output = run_test_kernel_variant(
+            &context,
+            variant,
+            KOGGE_STONE_KERNEL,
+            "kogge_stone_attacks",
+            &input,
+            cases.len() * 6,
+            cases.len() as u32,
         );
+        for (index, &(square, occupied, sliders)) in cases.iter().enumerate() {
+            let pair =
+                |offset: usize| u64::from(output[index * 6 + offset]) | u64::from(output[index * 6 + offset + 1]) << 32;
+            let square = square as u8;
+            let (rook, bishop, setwise) = (pair(0), pair(2), pair(4));
+            assert_eq!(rook, kogge_stone::rook_attacks(square, occupied), "twin rook {square} {occupied:#x}");
+            assert_eq!(rook, classical::rook_attacks(square, occupied), "ray walk rook {square} {occupied:#x}");
+            assert_eq!(bishop, kogge_stone::bishop_attacks(square, occupied), "twin bishop {square} {occupied:#x}");
+            assert_eq!(bishop, classical::bishop_attacks(square, occupied), "ray walk bishop {square} {occupied:#x}");
+            assert_eq!(
+                setwise,
+                kogge_stone::queen_attacks_setwise(sliders, !occupied),
+                "set-wise {sliders:#x} {occupied:#x}"
+            );
+        }
     }
 }
 
 /// naga's view of a composed module.
 fn parse(root: &str) -> naga::Module {
-    let source = shaders::compose(root).expect("composes");
+    parse_variant(root, ShaderVariant::default())
+}
+
+fn parse_variant(root: &str, variant: ShaderVariant) -> naga::Module {
+    let source = shaders::compose_variant(root, variant, &[]).expect("composes");
     naga::front::wgsl::parse_str(&source).unwrap_or_else(|error| panic!("{root}: {}", error.emit_to_string(&source)))
 }
 
@@ -245,13 +288,23 @@ fn wgsl_structs_match_their_rust_twins() {
 
 #[test]
 fn every_stage_validates_and_has_a_header() {
-    for stage in shaders::STAGES {
-        let module = parse(stage.module);
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
-            .validate(&module)
-            .unwrap_or_else(|error| panic!("{} does not validate: {error:?}", stage.module));
-        let entry = module.entry_points.iter().find(|entry| entry.name == stage.entry_point).expect("entry point");
-        assert_eq!(entry.workgroup_size, [stage.workgroup_size, 1, 1], "{}", stage.entry_point);
+    for slider in SliderAlgorithm::ALL {
+        for native_u64 in [false, true] {
+            let variant = ShaderVariant { slider, native_u64 };
+            let capabilities =
+                if native_u64 { naga::valid::Capabilities::SHADER_INT64 } else { naga::valid::Capabilities::empty() };
+            for stage in shaders::STAGES {
+                let module = parse_variant(stage.module, variant);
+                naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+                    .validate(&module)
+                    .unwrap_or_else(|error| {
+                        panic!("{} ({}) does not validate: {error:?}", stage.module, variant.name())
+                    });
+                let entry =
+                    module.entry_points.iter().find(|entry| entry.name == stage.entry_point).expect("entry point");
+                assert_eq!(entry.workgroup_size, [stage.workgroup_size, 1, 1], "{}", stage.entry_point);
+            }
+        }
     }
     for (name, source) in shaders::MODULES {
         let header = source.lines().take_while(|line| line.starts_with("//")).collect::<Vec<_>>().join("\n");
@@ -272,4 +325,74 @@ fn composer_reports_unknown_modules_and_cycles() {
     // Each module appears once even when imported twice.
     let text = shaders::compose("movegen").unwrap();
     assert_eq!(text.matches("// ---- module bitboard ----").count(), 1);
+}
+
+const SLIDER_KERNEL: &str = r#"
+#import sliders
+
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+@group(0) @binding(2) var<storage, read_write> output: array<u32>;
+
+// Input per invocation: square, occupancy (low, high). Output: rook, bishop
+// and queen attacks (each low, high) from the `sliders` module in use.
+@compute @workgroup_size(64)
+fn slider_attacks(@builtin(global_invocation_id) id: vec3<u32>) {
+    let index = id.x;
+    if index * 3u >= arrayLength(&input) { return; }
+    let square = input[index * 3u];
+    let occupied = bitboard_make(input[index * 3u + 1u], input[index * 3u + 2u]);
+    let rook = slider_rook_attacks(square, occupied);
+    let bishop = slider_bishop_attacks(square, occupied);
+    let queen = slider_queen_attacks(square, occupied);
+    output[index * 6u] = bitboard_low(rook);
+    output[index * 6u + 1u] = bitboard_high(rook);
+    output[index * 6u + 2u] = bitboard_low(bishop);
+    output[index * 6u + 3u] = bitboard_high(bishop);
+    output[index * 6u + 4u] = bitboard_low(queen);
+    output[index * 6u + 5u] = bitboard_high(queen);
+}
+"#;
+
+#[test]
+fn every_gpu_slider_algorithm_in_both_representations_equals_the_ray_walk() {
+    let context = context();
+    let mut random = ChaCha8Rng::seed_from_u64(555);
+    let mut cases = Vec::new();
+    for square in 0..64u32 {
+        for index in 0..400 {
+            let occupancy = match index % 4 {
+                0 => random.random::<u64>() & random.random::<u64>() & random.random::<u64>(),
+                1 => random.random::<u64>() & random.random::<u64>(),
+                2 => random.random::<u64>(),
+                _ => 0,
+            } | if index % 2 == 0 { 1 << square } else { 0 };
+            cases.push((square, occupancy));
+        }
+    }
+    let input: Vec<u32> =
+        cases.iter().flat_map(|&(square, occupancy)| [square, occupancy as u32, (occupancy >> 32) as u32]).collect();
+    let variants = variants(&context);
+    assert!(variants.len() >= 6);
+    for variant in variants {
+        let output = run_test_kernel_variant(
+            &context,
+            variant,
+            SLIDER_KERNEL,
+            "slider_attacks",
+            &input,
+            cases.len() * 6,
+            cases.len() as u32,
+        );
+        for (index, &(square, occupied)) in cases.iter().enumerate() {
+            let pair =
+                |offset: usize| u64::from(output[index * 6 + offset]) | u64::from(output[index * 6 + offset + 1]) << 32;
+            let square = square as u8;
+            let rook = classical::rook_attacks(square, occupied);
+            let bishop = classical::bishop_attacks(square, occupied);
+            let label = format!("{} square {square} occupied {occupied:#x}", variant.name());
+            assert_eq!(pair(0), rook, "rook, {label}");
+            assert_eq!(pair(2), bishop, "bishop, {label}");
+            assert_eq!(pair(4), rook | bishop, "queen, {label}");
+        }
+    }
 }

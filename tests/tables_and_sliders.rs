@@ -136,3 +136,45 @@ fn ray_walk_spot_checks() {
     assert_eq!(classical::rook_attacks(d4, occupied), expected);
     assert_eq!(classical::bishop_attacks(0, 0), 0x8040_2010_0804_0200);
 }
+
+#[test]
+fn every_cpu_slider_algorithm_equals_the_ray_walk_on_every_square() {
+    use gpu_movegen::sliders::SliderAlgorithm;
+    let occupancies = random_occupancies(3_000, 5);
+    for algorithm in SliderAlgorithm::ALL {
+        for square in 0..64u8 {
+            for &occupancy in &occupancies {
+                for occupied in [occupancy | 1 << square, occupancy & !(1 << square)] {
+                    assert_eq!(
+                        algorithm.rook_attacks(square, occupied),
+                        classical::rook_attacks(square, occupied),
+                        "{algorithm:?} rook {square} {occupied:#x}"
+                    );
+                    assert_eq!(
+                        algorithm.bishop_attacks(square, occupied),
+                        classical::bishop_attacks(square, occupied),
+                        "{algorithm:?} bishop {square} {occupied:#x}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn set_wise_fills_equal_the_union_of_single_attacks() {
+    use gpu_movegen::sliders::{dumb7fill, subtraction};
+    let mut random = ChaCha8Rng::seed_from_u64(8);
+    for _ in 0..3_000 {
+        let occupied = random.random::<u64>() & random.random::<u64>();
+        let sliders = random.random::<u64>() & random.random::<u64>() & random.random::<u64>() & occupied;
+        let queens = (0..64u8)
+            .filter(|square| sliders >> square & 1 == 1)
+            .fold(0, |union, square| union | classical::queen_attacks(square, occupied));
+        assert_eq!(dumb7fill::queen_attacks_setwise(sliders, !occupied), queens);
+        let east = (0..64u8)
+            .filter(|square| sliders >> square & 1 == 1)
+            .fold(0, |union, square| union | classical::ray_attacks(square, occupied, 1, 0));
+        assert_eq!(subtraction::east_attacks_setwise(sliders, !occupied), east, "{sliders:#x} {occupied:#x}");
+    }
+}

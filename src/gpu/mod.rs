@@ -11,3 +11,4 @@ pub mod shaders;
 pub use context::{GpuContext, GpuError, list_adapters};
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
 pub use perft::{GpuPerft, PerftOptions};
+pub use shaders::{Int64Mode, ShaderVariant};

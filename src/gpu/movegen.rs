@@ -110,11 +110,13 @@ pub struct Timings {
 pub struct GeneratorOptions {
     /// The most positions one dispatch takes; the device's limits may lower it.
     pub max_positions_per_dispatch: usize,
+    /// Slider algorithm and bitboard representation, fixed when the pipelines are built.
+    pub variant: shaders::ShaderVariant,
 }
 
 impl Default for GeneratorOptions {
     fn default() -> Self {
-        GeneratorOptions { max_positions_per_dispatch: 1 << 16 }
+        GeneratorOptions { max_positions_per_dispatch: 1 << 16, variant: shaders::ShaderVariant::default() }
     }
 }
 
@@ -191,8 +193,9 @@ impl MoveGenerator {
 
     pub fn with_options(context: &GpuContext, options: GeneratorOptions) -> Result<MoveGenerator, GpuError> {
         let device = &context.device;
-        let per_piece_source = shaders::compose("movegen_per_piece")?;
-        let per_position_source = shaders::compose("movegen_per_position")?;
+        check_variant(device, options.variant)?;
+        let per_piece_source = shaders::compose_variant("movegen_per_piece", options.variant, &[])?;
+        let per_position_source = shaders::compose_variant("movegen_per_position", options.variant, &[])?;
         let limits = device.limits();
         let table_bytes = u64::from(shaders::TABLE_OFFSETS.total) * 8;
         let largest_binding = table_bytes.max(Pipeline::PerPieceLegal.output_stride());
@@ -497,6 +500,17 @@ impl MoveGenerator {
         timings.readback += started.elapsed();
         Ok(result)
     }
+}
+
+/// Native u64 shaders need the device feature; refuse clearly without it.
+pub(crate) fn check_variant(device: &wgpu::Device, variant: shaders::ShaderVariant) -> Result<(), GpuError> {
+    if variant.native_u64 && !device.features().contains(wgpu::Features::SHADER_INT64) {
+        return Err(GpuError::Limits(format!(
+            "the {} variant needs SHADER_INT64, which this device was not created with",
+            variant.name()
+        )));
+    }
+    Ok(())
 }
 
 fn describe_faults(flags: u32) -> String {

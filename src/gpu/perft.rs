@@ -24,11 +24,17 @@ pub struct PerftOptions {
     /// The most positions one dispatch of the last-ply kernels takes; the
     /// totals are read back (and progress reported) after each.
     pub leaf_positions_per_dispatch: usize,
+    /// Slider algorithm and bitboard representation, fixed when the pipelines are built.
+    pub variant: shaders::ShaderVariant,
 }
 
 impl Default for PerftOptions {
     fn default() -> Self {
-        PerftOptions { arena_positions: None, leaf_positions_per_dispatch: 1 << 20 }
+        PerftOptions {
+            arena_positions: None,
+            leaf_positions_per_dispatch: 1 << 20,
+            variant: shaders::ShaderVariant::default(),
+        }
     }
 }
 
@@ -100,7 +106,8 @@ impl GpuPerft {
             )));
         }
         let capacity = capacity as u32;
-        let source = shaders::compose("perft")?;
+        super::movegen::check_variant(device, options.variant)?;
+        let source = shaders::compose_variant("perft", options.variant, &[])?;
 
         context.scoped(|| {
             use wgpu::BufferUsages as Usage;

@@ -9,12 +9,13 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::sliders::kogge_stone;
+use crate::sliders::{SliderAlgorithm, kogge_stone, magic};
 use crate::tables;
 
 /// (module name, source) for every file in shaders/.
 pub const MODULES: &[(&str, &str)] = &[
     ("bitboard", include_str!("../../shaders/bitboard.wgsl")),
+    ("bitboard_u64", include_str!("../../shaders/bitboard_u64.wgsl")),
     ("kogge_stone", include_str!("../../shaders/kogge_stone.wgsl")),
     ("tables", include_str!("../../shaders/tables.wgsl")),
     ("position", include_str!("../../shaders/position.wgsl")),
@@ -23,7 +24,76 @@ pub const MODULES: &[(&str, &str)] = &[
     ("movegen_per_position", include_str!("../../shaders/movegen_per_position.wgsl")),
     ("wide_counter", include_str!("../../shaders/wide_counter.wgsl")),
     ("perft", include_str!("../../shaders/perft.wgsl")),
+    ("sliders_kogge_stone", include_str!("../../shaders/sliders_kogge_stone.wgsl")),
+    ("sliders_dumb7fill", include_str!("../../shaders/sliders_dumb7fill.wgsl")),
+    ("sliders_hyperbola", include_str!("../../shaders/sliders_hyperbola.wgsl")),
+    ("sliders_sbamg", include_str!("../../shaders/sliders_sbamg.wgsl")),
+    ("sliders_subtraction", include_str!("../../shaders/sliders_subtraction.wgsl")),
+    ("sliders_magic", include_str!("../../shaders/sliders_magic.wgsl")),
 ];
+
+/// How a pipeline's shaders are built: which slider algorithm stands in as
+/// the `sliders` module, and whether bitboards are native u64 (`bitboard_u64`
+/// as `bitboard`; needs the adapter's SHADER_INT64) or pairs of u32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ShaderVariant {
+    pub slider: SliderAlgorithm,
+    pub native_u64: bool,
+}
+
+/// Whether to build bitboards on native u64 (`--int64`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Int64Mode {
+    /// The measured default where the adapter has SHADER_INT64 (see BENCHMARKS.md).
+    #[default]
+    Auto,
+    /// Native u64; an error where the adapter lacks SHADER_INT64.
+    On,
+    /// Pairs of u32 everywhere.
+    Off,
+}
+
+/// What `Int64Mode::Auto` picks on an adapter with SHADER_INT64.
+pub const AUTO_PREFERS_NATIVE_U64: bool = true;
+
+impl Int64Mode {
+    /// Whether to use native u64 on a device with these features.
+    pub fn resolve(self, features: wgpu::Features) -> Result<bool, super::GpuError> {
+        let available = features.contains(wgpu::Features::SHADER_INT64);
+        match self {
+            Int64Mode::Off => Ok(false),
+            Int64Mode::Auto => Ok(available && AUTO_PREFERS_NATIVE_U64),
+            Int64Mode::On if available => Ok(true),
+            Int64Mode::On => Err(super::GpuError::Limits(
+                "--int64 on needs the adapter feature SHADER_INT64, which this adapter lacks".to_owned(),
+            )),
+        }
+    }
+}
+
+impl ShaderVariant {
+    /// The module that implements the slider interface.
+    pub fn slider_module(self) -> &'static str {
+        match self.slider {
+            SliderAlgorithm::KoggeStone => "sliders_kogge_stone",
+            SliderAlgorithm::Dumb7Fill => "sliders_dumb7fill",
+            SliderAlgorithm::Hyperbola => "sliders_hyperbola",
+            SliderAlgorithm::Sbamg => "sliders_sbamg",
+            SliderAlgorithm::Subtraction => "sliders_subtraction",
+            SliderAlgorithm::Magic => "sliders_magic",
+        }
+    }
+
+    /// The module that implements bitboards.
+    pub fn bitboard_module(self) -> &'static str {
+        if self.native_u64 { "bitboard_u64" } else { "bitboard" }
+    }
+
+    /// A short name such as `magic/u64`.
+    pub fn name(self) -> String {
+        format!("{}/{}", self.slider.name(), if self.native_u64 { "u64" } else { "u32x2" })
+    }
+}
 
 /// A compute stage: the module that holds it, its entry point and workgroup size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,14 +175,27 @@ pub fn compose_with(root: &str, extra: &[(&str, &str)]) -> Result<String, Compos
     }
 
     let mut output = generated_constants();
+    let wraps = kogge_stone_wraps_module();
+    let mut modules: Vec<(&str, &str)> = extra.to_vec();
+    modules.push(("kogge_stone_wraps", &wraps));
     let mut done = HashSet::new();
-    visit(root, "(root)", extra, &mut done, &mut Vec::new(), &mut output)?;
+    visit(root, "(root)", &modules, &mut done, &mut Vec::new(), &mut output)?;
     Ok(output)
 }
 
-/// [`compose_with`] for one of the crate's own modules.
+/// [`compose_with`] for one of the crate's own modules, in the default variant.
 pub fn compose(root: &str) -> Result<String, ComposeError> {
-    compose_with(root, &[])
+    compose_variant(root, ShaderVariant::default(), &[])
+}
+
+/// `root` composed in `variant`: the variant's modules stand in as `bitboard`
+/// and `sliders`; `extra` modules come first, as in [`compose_with`].
+pub fn compose_variant(root: &str, variant: ShaderVariant, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
+    let source_of = |name: &str| module_source(name).expect("variant modules exist");
+    let mut modules: Vec<(&str, &str)> = extra.to_vec();
+    modules.push(("bitboard", source_of(variant.bitboard_module())));
+    modules.push(("sliders", source_of(variant.slider_module())));
+    compose_with(root, &modules)
 }
 
 /// Where each table starts in the attack-table buffer, in bitboards.
@@ -127,6 +210,12 @@ pub struct TableOffsets {
     pub queen_rays: u32,
     pub between: u32,
     pub line: u32,
+    pub line_masks: u32,
+    pub sbamg_outer: u32,
+    pub rays: u32,
+    pub rook_magics: u32,
+    pub bishop_magics: u32,
+    pub magic_attacks: u32,
     pub total: u32,
 }
 
@@ -140,7 +229,13 @@ pub const TABLE_OFFSETS: TableOffsets = TableOffsets {
     queen_rays: 512,
     between: 576,
     line: 576 + 4096,
-    total: 576 + 2 * 4096,
+    line_masks: 576 + 2 * 4096,
+    sbamg_outer: 576 + 2 * 4096 + 256,
+    rays: 576 + 2 * 4096 + 512,
+    rook_magics: 576 + 2 * 4096 + 1024,
+    bishop_magics: 576 + 2 * 4096 + 1024 + 192,
+    magic_attacks: 576 + 2 * 4096 + 1024 + 384,
+    total: 576 + 2 * 4096 + 1024 + 384 + magic::TABLE_LEN as u32,
 };
 
 /// The attack-table buffer: the Rust tables concatenated at [`TABLE_OFFSETS`],
@@ -156,22 +251,42 @@ pub fn attack_table_data() -> Vec<[u32; 2]> {
     data.extend(tables::QUEEN_RAYS);
     data.extend(tables::BETWEEN.iter().flatten());
     data.extend(tables::LINE.iter().flatten());
+    data.extend(tables::LINE_MASKS.iter().flatten());
+    data.extend(tables::SBAMG_OUTER_SQUARES.iter().flatten());
+    data.extend(tables::RAYS.iter().flatten());
+    for entries in [&magic::ROOK_MAGICS, &magic::BISHOP_MAGICS] {
+        for entry in entries.iter() {
+            data.extend([entry.mask, entry.magic, u64::from(entry.shift) | u64::from(entry.offset) << 32]);
+        }
+    }
+    data.extend(magic::SLIDER_TABLE.iter());
     debug_assert_eq!(data.len(), TABLE_OFFSETS.total as usize);
     data.into_iter().map(super::layout::split).collect()
 }
 
-fn lanes_constant(name: &str, lanes: [u64; 4]) -> String {
+/// A function returning four lanes, in whichever form the bitboard module has.
+fn lanes_function(name: &str, lanes: [u64; 4]) -> String {
     let lo = lanes.map(|lane| format!("{:#010x}u", lane as u32)).join(", ");
     let hi = lanes.map(|lane| format!("{:#010x}u", (lane >> 32) as u32)).join(", ");
-    format!("const {name}_LO = vec4<u32>({lo});\nconst {name}_HI = vec4<u32>({hi});\n")
+    format!("fn {name}() -> Lanes {{\n    return lanes_make(vec4<u32>({lo}), vec4<u32>({hi}));\n}}\n")
+}
+
+/// The `kogge_stone_wraps` module: the seed's wrap masks, generated from the
+/// Rust constants, in whichever lane form the bitboard module has.
+fn kogge_stone_wraps_module() -> String {
+    let mut text = String::from(
+        "// kogge_stone_wraps.wgsl — generated by src/gpu/shaders.rs from src/sliders/kogge_stone.rs.\n\
+         //\n// Reads: nothing. Writes: nothing. The wrap masks of the left and right fills.\n\n#import bitboard\n\n",
+    );
+    text += &lanes_function("kogge_stone_left_wraps", kogge_stone::LEFT_WRAPS);
+    text += &lanes_function("kogge_stone_right_wraps", kogge_stone::RIGHT_WRAPS);
+    text
 }
 
 /// Constants generated from the Rust side, so that each fact has one source.
 pub fn generated_constants() -> String {
     let offsets = TABLE_OFFSETS;
     let mut text = String::from("// ---- generated by src/gpu/shaders.rs from the Rust tables ----\n");
-    text += &lanes_constant("KOGGE_STONE_LEFT_WRAPS", kogge_stone::LEFT_WRAPS);
-    text += &lanes_constant("KOGGE_STONE_RIGHT_WRAPS", kogge_stone::RIGHT_WRAPS);
     for (name, value) in [
         ("TABLE_PAWN_PUSHES", offsets.pawn_pushes),
         ("TABLE_PAWN_ATTACKS", offsets.pawn_attacks),
@@ -182,6 +297,12 @@ pub fn generated_constants() -> String {
         ("TABLE_QUEEN_RAYS", offsets.queen_rays),
         ("TABLE_BETWEEN", offsets.between),
         ("TABLE_LINE", offsets.line),
+        ("TABLE_LINE_MASKS", offsets.line_masks),
+        ("TABLE_SBAMG_OUTER", offsets.sbamg_outer),
+        ("TABLE_RAYS", offsets.rays),
+        ("TABLE_ROOK_MAGICS", offsets.rook_magics),
+        ("TABLE_BISHOP_MAGICS", offsets.bishop_magics),
+        ("TABLE_MAGIC_ATTACKS", offsets.magic_attacks),
     ] {
         writeln!(text, "const {name}: u32 = {value}u;").unwrap();
     }

@@ -29,10 +29,10 @@ pub const RIGHT_WRAPS: [u64; 4] = [
     NOT_RANK_8,              // >> 8
 ];
 
-type Lanes = [u64; 4];
+pub(crate) type Lanes = [u64; 4];
 
 #[inline]
-fn shift_left(lanes: Lanes, factor: u32) -> Lanes {
+pub(crate) fn shift_left(lanes: Lanes, factor: u32) -> Lanes {
     [
         lanes[0] << (SHIFTS[0] * factor),
         lanes[1] << (SHIFTS[1] * factor),
@@ -42,7 +42,7 @@ fn shift_left(lanes: Lanes, factor: u32) -> Lanes {
 }
 
 #[inline]
-fn shift_right(lanes: Lanes, factor: u32) -> Lanes {
+pub(crate) fn shift_right(lanes: Lanes, factor: u32) -> Lanes {
     [
         lanes[0] >> (SHIFTS[0] * factor),
         lanes[1] >> (SHIFTS[1] * factor),
@@ -52,17 +52,17 @@ fn shift_right(lanes: Lanes, factor: u32) -> Lanes {
 }
 
 #[inline]
-fn and(left: Lanes, right: Lanes) -> Lanes {
+pub(crate) fn and(left: Lanes, right: Lanes) -> Lanes {
     [left[0] & right[0], left[1] & right[1], left[2] & right[2], left[3] & right[3]]
 }
 
 #[inline]
-fn or(left: Lanes, right: Lanes) -> Lanes {
+pub(crate) fn or(left: Lanes, right: Lanes) -> Lanes {
     [left[0] | right[0], left[1] | right[1], left[2] | right[2], left[3] | right[3]]
 }
 
 #[inline]
-fn lanes_union(lanes: Lanes) -> u64 {
+pub(crate) fn lanes_union(lanes: Lanes) -> u64 {
     lanes[0] | lanes[1] | lanes[2] | lanes[3]
 }
 

@@ -2,7 +2,7 @@
 //! fails with the reason (CI installs Mesa's software Vulkan driver).
 #![allow(dead_code)]
 
-use gpu_movegen::gpu::{GpuContext, shaders};
+use gpu_movegen::gpu::{GpuContext, ShaderVariant, shaders};
 use wgpu::util::DeviceExt as _;
 
 pub fn context() -> GpuContext {
@@ -23,7 +23,29 @@ pub fn run_test_kernel(
     output_words: usize,
     invocations: u32,
 ) -> Vec<u32> {
-    let source = shaders::compose_with("test_module", &[("test_module", module_source)]).expect("test module composes");
+    run_test_kernel_variant(
+        context,
+        ShaderVariant::default(),
+        module_source,
+        entry_point,
+        input,
+        output_words,
+        invocations,
+    )
+}
+
+/// [`run_test_kernel`] with the crate's modules built in `variant`.
+pub fn run_test_kernel_variant(
+    context: &GpuContext,
+    variant: ShaderVariant,
+    module_source: &str,
+    entry_point: &str,
+    input: &[u32],
+    output_words: usize,
+    invocations: u32,
+) -> Vec<u32> {
+    let source = shaders::compose_variant("test_module", variant, &[("test_module", module_source)])
+        .expect("test module composes");
     let device = &context.device;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("test module"),
@@ -105,4 +127,19 @@ pub fn run_test_kernel(
     staging.unmap();
     context.check_health().expect("no GPU errors");
     words
+}
+
+/// Every shader variant this adapter can run: each slider algorithm on u32
+/// pairs, and on native u64 where the adapter has SHADER_INT64 (in CI,
+/// lavapipe has it, so every variant runs).
+pub fn variants(context: &GpuContext) -> Vec<ShaderVariant> {
+    let native = context.device.features().contains(wgpu::Features::SHADER_INT64);
+    let mut variants = Vec::new();
+    for slider in gpu_movegen::sliders::SliderAlgorithm::ALL {
+        variants.push(ShaderVariant { slider, native_u64: false });
+        if native {
+            variants.push(ShaderVariant { slider, native_u64: true });
+        }
+    }
+    variants
 }

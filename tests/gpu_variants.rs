@@ -1,0 +1,55 @@
+//! Every slider algorithm in both bitboard representations through the whole
+//! pipeline: move generation against the CPU reference and GPU perft against
+//! the published counts.
+
+mod common;
+
+use common::gpu::{context, variants};
+use common::{EDGE_CASES, PERFT_SUITE, suite};
+use gpu_movegen::Position;
+use gpu_movegen::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
+
+/// Published counts up to this size, per variant (twelve variants on lavapipe).
+const MAX_NODES: u64 = 100_000;
+
+#[test]
+fn every_variant_generates_the_reference_moves_and_counts_the_suites() {
+    let context = context();
+    let mut roots = vec![Position::start()];
+    roots.extend(common::suite_positions());
+    let mut positions = roots.clone();
+    positions.extend(common::random_walks(&roots, 12, 80, 1_212, |position| position.en_passant().is_some()));
+    let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
+
+    let mut batches = Vec::new();
+    for text in [PERFT_SUITE, EDGE_CASES] {
+        for entry in suite(text) {
+            for &(depth, nodes) in entry.expected.iter().filter(|(_, nodes)| *nodes <= MAX_NODES) {
+                batches.push((depth, entry.position().unwrap(), nodes));
+            }
+        }
+    }
+    let variants = variants(&context);
+    for variant in &variants {
+        let mut generator =
+            MoveGenerator::with_options(&context, GeneratorOptions { variant: *variant, ..Default::default() })
+                .unwrap();
+        for kernel in [Kernel::PerPosition, Kernel::PerPiece] {
+            let moves = generator.generate(&positions, kernel).unwrap();
+            for ((position, gpu), cpu) in positions.iter().zip(&moves).zip(&expected) {
+                assert_eq!(gpu, cpu, "{} {kernel:?} in {}", variant.name(), position.to_fen());
+            }
+        }
+        let mut gpu =
+            GpuPerft::with_options(&context, PerftOptions { variant: *variant, ..Default::default() }).unwrap();
+        for depth in 1..=6 {
+            let batch: Vec<&(u32, Position, u64)> = batches.iter().filter(|(at, _, _)| *at == depth).collect();
+            let roots: Vec<Position> = batch.iter().map(|(_, position, _)| *position).collect();
+            let counts = gpu.perft(&roots, depth, &mut |_| {}).unwrap();
+            for ((_, position, nodes), count) in batch.iter().zip(counts) {
+                assert_eq!(count, *nodes, "{} perft({depth}) of {}", variant.name(), position.to_fen());
+            }
+        }
+    }
+    assert!(positions.len() > 1_500 && batches.len() > 400, "{} {}", positions.len(), batches.len());
+}
