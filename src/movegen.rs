@@ -319,6 +319,35 @@ impl Position {
         list
     }
 
+    /// All legal moves in the fixed order the WGSL library's move iterator
+    /// uses: by from-square, then to-square, promotions queen, rook, bishop, knight.
+    pub fn legal_moves_in_order(&self) -> MoveList {
+        let mut moves = self.legal_moves();
+        let promotion_rank = |mv: &Move| match mv.promotion() {
+            Some(Piece::Queen) => 0,
+            Some(Piece::Rook) => 1,
+            Some(Piece::Bishop) => 2,
+            Some(_) => 3,
+            None => 0,
+        };
+        moves.sort_unstable_by_key(|mv| (mv.from(), mv.to(), promotion_rank(mv)));
+        moves
+    }
+
+    /// Neither side can ever mate: kings alone, one minor piece, or bishops
+    /// all on squares of one colour (the WGSL library's rule, too).
+    pub fn is_insufficient_material(&self) -> bool {
+        if !(self.pieces(Piece::Pawn) | self.pieces(Piece::Rook) | self.pieces(Piece::Queen)).is_empty() {
+            return false;
+        }
+        if (self.pieces(Piece::Knight) | self.pieces(Piece::Bishop)).count() <= 1 {
+            return true;
+        }
+        const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
+        let bishops = self.pieces(Piece::Bishop).0;
+        self.pieces(Piece::Knight).is_empty() && (bishops & DARK_SQUARES == 0 || bishops & !DARK_SQUARES == 0)
+    }
+
     /// The number of legal moves, without listing them (perft's last ply).
     #[inline]
     pub fn legal_move_count(&self) -> u32 {

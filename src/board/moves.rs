@@ -77,6 +77,13 @@ impl Move {
         }
     }
 
+    /// The move with these 16 bits (as the GPU kernels write moves), if the
+    /// kind field is a valid kind.
+    #[inline]
+    pub const fn from_bits(bits: u16) -> Option<Move> {
+        if bits >> 12 <= KIND_CASTLING { Some(Move(bits)) } else { None }
+    }
+
     /// The raw 16 bits, as the GPU kernels store moves.
     #[inline]
     pub const fn bits(self) -> u16 {

@@ -32,6 +32,8 @@ pub enum GpuError {
     ShaderFault(String),
     #[error("{0}")]
     Compose(#[from] super::shaders::ComposeError),
+    #[error("WGSL error in the composed shader:\n{0}")]
+    Shader(String),
 }
 
 impl From<wgpu::Error> for GpuError {

@@ -2,6 +2,7 @@
 //! the shader sources, and batched move generation.
 
 pub mod context;
+pub mod embed;
 pub mod layout;
 pub mod movegen;
 pub mod perft;

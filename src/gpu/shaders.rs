@@ -24,6 +24,8 @@ pub const MODULES: &[(&str, &str)] = &[
     ("movegen_per_position", include_str!("../../shaders/movegen_per_position.wgsl")),
     ("wide_counter", include_str!("../../shaders/wide_counter.wgsl")),
     ("perft", include_str!("../../shaders/perft.wgsl")),
+    ("random", include_str!("../../shaders/random.wgsl")),
+    ("chess", include_str!("../../shaders/chess.wgsl")),
     ("sliders_kogge_stone", include_str!("../../shaders/sliders_kogge_stone.wgsl")),
     ("sliders_dumb7fill", include_str!("../../shaders/sliders_dumb7fill.wgsl")),
     ("sliders_hyperbola", include_str!("../../shaders/sliders_hyperbola.wgsl")),
