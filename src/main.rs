@@ -284,15 +284,7 @@ impl Engine {
     }
 
     fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, UsageError> {
-        if depth == 0 {
-            return Ok(Vec::new());
-        }
-        let moves = position.legal_moves();
-        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
-        let counts = self.perft(&children, depth - 1, progress)?;
-        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
+        perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
 }
 

@@ -43,17 +43,30 @@ pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
 /// in UCI order. `depth` counts the root move, so the counts are perft(depth - 1)
 /// of the children and their sum is perft(depth). Depth 0 gives no moves.
 pub fn divide(position: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
+    let counted: Result<_, std::convert::Infallible> = divide_with(position, depth, |children, below| {
+        let count = |child: &Position| if parallel { perft_parallel(child, below) } else { perft(child, below) };
+        Ok(if parallel { children.par_iter().map(count).collect() } else { children.iter().map(count).collect() })
+    });
+    match counted {
+        Ok(counts) => counts,
+        Err(never) => match never {},
     }
-    let count = |mv: &Move| {
-        let child = position.make_move(*mv);
-        let nodes = if parallel { perft_parallel(&child, depth - 1) } else { perft(&child, depth - 1) };
-        (*mv, nodes)
-    };
+}
+
+/// [`divide`] with any counter: `count(children, depth)` returns perft of
+/// each child (the GPU backend counts them all in one batch).
+pub fn divide_with<E>(
+    position: &Position,
+    depth: u32,
+    count: impl FnOnce(&[Position], u32) -> Result<Vec<u64>, E>,
+) -> Result<Vec<(Move, u64)>, E> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
     let moves = position.legal_moves();
-    let mut counts: Vec<(Move, u64)> =
-        if parallel { moves.par_iter().map(count).collect() } else { moves.iter().map(count).collect() };
-    counts.sort_by_cached_key(|(mv, _)| mv.to_string());
-    counts
+    let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+    let counts = count(&children, depth - 1)?;
+    let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+    Ok(divided)
 }

@@ -222,15 +222,7 @@ impl GpuPerft {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<(Move, u64)>, GpuError> {
-        if depth == 0 {
-            return Ok(Vec::new());
-        }
-        let moves = position.legal_moves();
-        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
-        let counts = self.perft(&children, depth - 1, progress)?;
-        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
+        crate::perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
 
     fn ensure_totals(&mut self, roots: usize) {
