@@ -12,6 +12,7 @@
 // pieces get destinations).
 
 #import movegen
+#import movegen_io
 
 // Rust twin: GpuPieceMoves in src/gpu/layout.rs.
 struct PieceMoves {
@@ -22,20 +23,7 @@ struct PieceMoves {
     piece: u32,
 }
 
-// Rust twin: GpuParameters in src/gpu/layout.rs.
-struct Parameters {
-    position_count: u32,
-    reserved_0: u32,
-    reserved_1: u32,
-    reserved_2: u32,
-}
-
-const FAULT_NO_KING: u32 = 1u;
-
-@group(0) @binding(1) var<storage, read> positions: array<Position>;
 @group(0) @binding(2) var<storage, read_write> piece_moves: array<PieceMoves>;
-@group(0) @binding(3) var<storage, read_write> status: atomic<u32>;
-@group(0) @binding(4) var<uniform> parameters: Parameters;
 
 fn piece_code(board: Board, square: u32) -> u32 {
     let piece = board_piece_on(board, square);

@@ -8,6 +8,7 @@
 // Dispatch: workgroups of 64 invocations; global invocation x is the position.
 
 #import movegen
+#import movegen_io
 
 // Rust twin: GpuPositionMoves in src/gpu/layout.rs.
 struct PositionMoves {
@@ -20,20 +21,7 @@ struct PositionMoves {
     castling: u32,
 }
 
-// Rust twin: GpuParameters in src/gpu/layout.rs.
-struct Parameters {
-    position_count: u32,
-    reserved_0: u32,
-    reserved_1: u32,
-    reserved_2: u32,
-}
-
-const FAULT_NO_KING: u32 = 1u;
-
-@group(0) @binding(1) var<storage, read> positions: array<Position>;
 @group(0) @binding(2) var<storage, read_write> position_moves: array<PositionMoves>;
-@group(0) @binding(3) var<storage, read_write> status: atomic<u32>;
-@group(0) @binding(4) var<uniform> parameters: Parameters;
 
 @compute @workgroup_size(64)
 fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {

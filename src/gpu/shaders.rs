@@ -20,6 +20,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("tables", include_str!("../../shaders/tables.wgsl")),
     ("position", include_str!("../../shaders/position.wgsl")),
     ("movegen", include_str!("../../shaders/movegen.wgsl")),
+    ("movegen_io", include_str!("../../shaders/movegen_io.wgsl")),
     ("movegen_per_piece", include_str!("../../shaders/movegen_per_piece.wgsl")),
     ("movegen_per_position", include_str!("../../shaders/movegen_per_position.wgsl")),
     ("wide_counter", include_str!("../../shaders/wide_counter.wgsl")),
