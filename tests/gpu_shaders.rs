@@ -151,19 +151,26 @@ fn kogge_stone_attacks(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 "#;
 
+/// The `index`-th random occupancy for `square`: sparse to dense by
+/// `index % 4`, with the slider's own square occupied every other time.
+fn random_occupancy(random: &mut ChaCha8Rng, square: u32, index: u32) -> u64 {
+    let occupancy = match index % 4 {
+        0 => random.random::<u64>() & random.random::<u64>() & random.random::<u64>(),
+        1 => random.random::<u64>() & random.random::<u64>(),
+        2 => random.random::<u64>(),
+        _ => 0,
+    };
+    occupancy | if index % 2 == 0 { 1 << square } else { 0 }
+}
+
 #[test]
 fn kogge_stone_wgsl_matches_its_cpu_twin_and_the_ray_walk_on_every_square() {
     let context = context();
     let mut random = ChaCha8Rng::seed_from_u64(2021);
     let mut cases = Vec::new();
     for square in 0..64u32 {
-        for index in 0..1_000 {
-            let occupancy = match index % 4 {
-                0 => random.random::<u64>() & random.random::<u64>() & random.random::<u64>(),
-                1 => random.random::<u64>() & random.random::<u64>(),
-                2 => random.random::<u64>(),
-                _ => 0,
-            } | if index % 2 == 0 { 1 << square } else { 0 };
+        for index in 0..1_000u32 {
+            let occupancy = random_occupancy(&mut random, square, index);
             let sliders = random.random::<u64>() & random.random::<u64>() & random.random::<u64>() & occupancy;
             cases.push((square, occupancy, sliders));
         }
@@ -359,13 +366,8 @@ fn every_gpu_slider_algorithm_in_both_representations_equals_the_ray_walk() {
     let mut random = ChaCha8Rng::seed_from_u64(555);
     let mut cases = Vec::new();
     for square in 0..64u32 {
-        for index in 0..400 {
-            let occupancy = match index % 4 {
-                0 => random.random::<u64>() & random.random::<u64>() & random.random::<u64>(),
-                1 => random.random::<u64>() & random.random::<u64>(),
-                2 => random.random::<u64>(),
-                _ => 0,
-            } | if index % 2 == 0 { 1 << square } else { 0 };
+        for index in 0..400u32 {
+            let occupancy = random_occupancy(&mut random, square, index);
             cases.push((square, occupancy));
         }
     }
