@@ -47,6 +47,15 @@ pub enum FenError {
     HalfmoveClock { found: String },
     #[error("fullmove number is '{found}'; expected a whole number from 1 to 65535")]
     FullmoveNumber { found: String },
+    #[error("piece placement: {color} has {found} pawns; a side starts with 8 and never gains any")]
+    TooManyPawns { color: Color, found: u32 },
+    #[error("piece placement: {color} has {found} pieces; a side starts with 16 and never gains any")]
+    TooManyPieces { color: Color, found: u32 },
+    #[error(
+        "piece placement: {color} has {promoted} pieces beyond its starting set (queens past 1; rooks, bishops or \
+         knights past 2) but only {missing_pawns} missing pawns to have promoted from"
+    )]
+    TooManyPromoted { color: Color, promoted: u32, missing_pawns: u32 },
     #[error("{color} is in check but it is {side_to_move} to move; the side not to move cannot be in check")]
     OpponentInCheck { color: Color, side_to_move: Color },
 }

@@ -27,7 +27,7 @@ pub mod tables;
 
 pub use board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, START_FEN, Square};
 pub use error::{Error, FenError, MoveError, SuiteError};
-pub use movegen::{MoveList, PieceMoves};
+pub use movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves};
 /// The wgpu this crate is built on, for callers that bring their own device.
 pub use wgpu;
 

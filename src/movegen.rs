@@ -63,8 +63,17 @@ impl PieceMoves {
 
 const PROMOTION_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
 
-/// At most 218 moves are legal in any chess position.
-pub type MoveList = ArrayVec<Move, 256>;
+/// A proven bound on the legal moves of any position that passes FEN
+/// validation. Validation limits a side to its king, one queen, two each of
+/// rooks, bishops and knights, plus eight more men that are pawns or promoted
+/// pieces. A king has at most 8 steps and 2 castlings, a queen 27 moves, a
+/// rook 14, a bishop 13, a knight 8, a pawn 12 (three targets, four
+/// promotions each). The most is therefore 10 + 27 + 2 * 14 + 2 * 13 + 2 * 8
+/// + 8 * 27 = 323. Positions reachable in a real game have at most 218.
+pub const MAX_LEGAL_MOVES: usize = 323;
+
+/// Room for every legal move of any position this crate accepts.
+pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
 
 /// What every generator needs to know about the side to move, computed once.
 struct Context {

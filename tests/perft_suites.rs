@@ -28,8 +28,9 @@ fn edge_cases_to_five_million_nodes() {
 }
 
 /// The tricky suite mixes standard positions with X-FEN castling, Chess960
-/// and impossible castling rights. Standard entries must match; the others
-/// must be rejected with a castling error rather than miscounted.
+/// impossible castling rights and impossible material. Standard entries must
+/// match; the others must be rejected with a castling or material error
+/// rather than miscounted.
 #[test]
 fn tricky_standard_positions_match_and_the_rest_are_rejected() {
     let entries = suite(TRICKY);
@@ -45,8 +46,11 @@ fn tricky_standard_positions_match_and_the_rest_are_rejected() {
                         FenError::CastlingWithoutKing { .. }
                             | FenError::CastlingWithoutRook { .. }
                             | FenError::CastlingSyntax { .. }
+                            | FenError::TooManyPieces { .. }
+                            | FenError::TooManyPawns { .. }
+                            | FenError::TooManyPromoted { .. }
                     ),
-                    "{:?} rejected for a reason other than castling: {error}",
+                    "{:?} rejected for a reason other than castling or material: {error}",
                     entry.id
                 );
                 rejected.push(entry.id.clone().unwrap_or_default());
@@ -59,6 +63,7 @@ fn tricky_standard_positions_match_and_the_rest_are_rejected() {
         [
             "asymmetrical-and-king-on-h",
             "hside-rook-blocks-aside-castling",
+            "max-legals-too-much-material",
             "two-knight-checkers",
             "xfen-00",
             "xfen-01",

@@ -200,6 +200,9 @@ impl Position {
                 return Err(FenError::KingCount { color, found: kings });
             }
         }
+        for color in Color::ALL {
+            self.validate_material(color)?;
+        }
         let back_ranks = Bitboard::rank(0) | Bitboard::rank(7);
         if let Some(square) = (self.pieces[Piece::Pawn.index()] & back_ranks).first() {
             return Err(FenError::PawnOnBackRank { square });
@@ -246,6 +249,31 @@ impl Position {
         let waiting = !self.side_to_move;
         if self.is_attacked(self.king(waiting), self.side_to_move, self.occupied()) {
             return Err(FenError::OpponentInCheck { color: waiting, side_to_move: self.side_to_move });
+        }
+        Ok(())
+    }
+
+    /// Rejects material no game can reach, as shakmaty does: more than 16
+    /// pieces or 8 pawns, or more pieces beyond the starting set than pawns
+    /// missing to have promoted from. Every position reached from one that
+    /// passes also passes (captures remove pieces; a promotion trades a pawn
+    /// for one extra piece), and this bounds the legal moves of every
+    /// position this crate handles by [`crate::movegen::MAX_LEGAL_MOVES`].
+    fn validate_material(&self, color: Color) -> Result<(), FenError> {
+        let count = |piece: Piece| self.pieces_of(color, piece).count();
+        let pawns = count(Piece::Pawn);
+        if pawns > 8 {
+            return Err(FenError::TooManyPawns { color, found: pawns });
+        }
+        let pieces = self.colored(color).count();
+        if pieces > 16 {
+            return Err(FenError::TooManyPieces { color, found: pieces });
+        }
+        let beyond = |piece: Piece, start: u32| count(piece).saturating_sub(start);
+        let promoted =
+            beyond(Piece::Queen, 1) + beyond(Piece::Rook, 2) + beyond(Piece::Bishop, 2) + beyond(Piece::Knight, 2);
+        if promoted > 8 - pawns {
+            return Err(FenError::TooManyPromoted { color, promoted, missing_pawns: 8 - pawns });
         }
         Ok(())
     }
