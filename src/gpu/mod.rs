@@ -11,5 +11,5 @@ pub mod shaders;
 
 pub use context::{GpuContext, GpuError, list_adapters};
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
-pub use perft::{GpuPerft, PerftOptions};
+pub use perft::{GpuPerft, PerftOptions, PerftStatistics};
 pub use shaders::{Int64Mode, ShaderVariant};

@@ -110,13 +110,20 @@ pub struct Timings {
 pub struct GeneratorOptions {
     /// The most positions one dispatch takes; the device's limits may lower it.
     pub max_positions_per_dispatch: usize,
+    /// The most bytes of GPU memory the generator allocates (`--gpu-memory`);
+    /// it lowers the positions per dispatch to fit.
+    pub memory_limit: Option<u64>,
     /// Slider algorithm and bitboard representation, fixed when the pipelines are built.
     pub variant: shaders::ShaderVariant,
 }
 
 impl Default for GeneratorOptions {
     fn default() -> Self {
-        GeneratorOptions { max_positions_per_dispatch: 1 << 16, variant: shaders::ShaderVariant::default() }
+        GeneratorOptions {
+            max_positions_per_dispatch: 1 << 16,
+            memory_limit: None,
+            variant: shaders::ShaderVariant::default(),
+        }
     }
 }
 
@@ -205,12 +212,27 @@ impl MoveGenerator {
                 limits.max_storage_buffer_binding_size
             )));
         }
+        let output_stride = Pipeline::PerPieceLegal.output_stride().max(Pipeline::PerPosition.output_stride());
         let per_dispatch = {
             let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-            let by_memory =
-                binding / Pipeline::PerPieceLegal.output_stride().max(Pipeline::PerPosition.output_stride());
+            let by_memory = binding / output_stride;
             let by_workgroups = u64::from(limits.max_compute_workgroups_per_dimension);
             (options.max_positions_per_dispatch.max(1) as u64).min(by_memory).min(by_workgroups).max(1) as usize
+        };
+        let per_dispatch = match options.memory_limit {
+            None => per_dispatch,
+            Some(limit) => {
+                // Tables, then per position: its record, the output and its staging copy.
+                let fixed = table_bytes + 4096;
+                let per_position = size_of::<GpuPosition>() as u64 + 2 * output_stride;
+                if limit < fixed + per_position {
+                    return Err(GpuError::Limits(format!(
+                        "a GPU memory limit of {limit} bytes is too small: move generation needs at least {} bytes",
+                        fixed + per_position
+                    )));
+                }
+                per_dispatch.min(((limit - fixed) / per_position) as usize)
+            }
         };
 
         let generator = context.scoped(|| {

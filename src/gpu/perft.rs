@@ -2,9 +2,27 @@
 //! one level sit in a preallocated arena; per level the GPU counts each
 //! position's moves, prefix-sums the counts and writes every child after the
 //! level (each child tagged with its root), until the last two plies, which
-//! one kernel counts without storing them. When a level would not fit in the
-//! arena, its parents are split into chunks that do, and each chunk goes on
-//! depth-first, so any depth runs in a fixed amount of memory.
+//! one kernel counts without storing them.
+//!
+//! # Exact in fixed memory
+//!
+//! The arena is a stack of levels. A level at `[start, end)` writes its
+//! children from `end` on, so no position is overwritten before its subtree
+//! is counted. A level whose children do not fit is split into chunks of
+//! parents whose children do, and each chunk goes on depth first. Each chunk
+//! keeps room for the levels below it: `reserve(r) = B * (r - 2)` positions
+//! for a level with `r` plies still to count (the last two plies store
+//! nothing), where `B` bounds any one position's children. By induction
+//! every level then has room for at least one parent's children, so the
+//! engine never runs out of arena at any depth.
+//!
+//! `B` is first taken as [`PerftOptions::reserve_moves`] (218, the most moves
+//! of any position a game can reach). A position with more (validation lets
+//! through unreachable ones with up to [`MAX_LEGAL_MOVES`]) stops its root
+//! group: the group's totals are discarded and it runs again with
+//! `B = MAX_LEGAL_MOVES`, a proven bound. Totals are per root group and are
+//! kept only after the whole group succeeded, so a count is returned only
+//! when every part of it was counted once.
 //!
 //! Totals are 64-bit: the kernels add into pairs of 32-bit atomics with a
 //! carry, and the host adds the pairs as `u64`.
@@ -14,16 +32,31 @@ use super::layout::{GpuPerftParameters, GpuPosition};
 use super::resources::{buffer, compute_pipeline, grid, read_mapped, storage_entry, uniform_entry};
 use super::shaders;
 use crate::board::{Move, Position};
+use crate::movegen::MAX_LEGAL_MOVES;
 
-/// Settings of a [`GpuPerft`].
+/// Settings of a [`GpuPerft`]. The defaults suit real use; tests shrink them
+/// to force every path of the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PerftOptions {
-    /// Positions the arena holds; `None` sizes it from the device's limits.
-    /// Small values force levels to be split (tests use this).
+    /// Positions the arena holds; `None` sizes it from the device's limits
+    /// and [`PerftOptions::memory_limit`]. Small values force levels to be split.
     pub arena_positions: Option<usize>,
+    /// The most bytes of GPU memory the engine allocates, tables, arena,
+    /// counters and staging together (`--gpu-memory`); `None`: no cap but the device's.
+    pub memory_limit: Option<u64>,
+    /// The most positions whose moves are counted and prefix-summed at once
+    /// (at most [`MAX_COUNTED_AT_ONCE`], which keeps the sums within u32).
+    pub counted_at_once: u32,
     /// The most positions one dispatch of the last-ply kernels takes; the
     /// totals are read back (and progress reported) after each.
     pub leaf_positions_per_dispatch: usize,
+    /// The most roots counted together; `None` picks a quarter of the room
+    /// the arena has at that depth. Never more than [`MAX_ROOT_GROUP`].
+    pub root_group_size: Option<usize>,
+    /// The first bound on one position's children used to keep room for the
+    /// levels below (see the module documentation). Values below 218 work,
+    /// slower, because a group that meets a larger position runs again.
+    pub reserve_moves: u32,
     /// Slider algorithm and bitboard representation, fixed when the pipelines are built.
     pub variant: shaders::ShaderVariant,
 }
@@ -32,19 +65,39 @@ impl Default for PerftOptions {
     fn default() -> Self {
         PerftOptions {
             arena_positions: None,
+            memory_limit: None,
+            counted_at_once: MAX_COUNTED_AT_ONCE,
             leaf_positions_per_dispatch: 1 << 20,
+            root_group_size: None,
+            reserve_moves: REACHABLE_MAX_MOVES,
             variant: shaders::ShaderVariant::default(),
         }
     }
 }
 
-/// No chess position has more legal moves than this.
-const MAX_MOVES: u64 = 218;
+/// The most legal moves of any position reachable in a game.
+pub const REACHABLE_MAX_MOVES: u32 = 218;
+/// Counting this many positions at once keeps their children's prefix sums
+/// within u32, even at [`MAX_LEGAL_MOVES`] children each.
+pub const MAX_COUNTED_AT_ONCE: u32 = 1 << 23;
+/// The most roots one group holds (their totals buffer is sized for this).
+pub const MAX_ROOT_GROUP: usize = 1 << 16;
 /// The arena's default ceiling: 2^25 positions are 1.25 GiB.
 const DEFAULT_ARENA_CEILING: u64 = 1 << 25;
-/// Counting this many positions at once keeps their children's count within u32.
-const MAX_COUNTED_AT_ONCE: u32 = 1 << 24;
+/// The smallest arena: one root and its children at the proven bound.
+const MIN_ARENA: u64 = 1 + MAX_LEGAL_MOVES as u64;
 const SCAN_BLOCK: u32 = 256;
+/// Bytes of GPU memory per arena slot: the position, its root tag, its
+/// scan word, a share of the scan's block sums (rounded up) and, at most,
+/// one root total.
+const BYTES_PER_SLOT: u64 = size_of::<GpuPosition>() as u64 + 4 + 4 + 1 + 8;
+/// The staging buffer for readbacks; offsets are read in pieces of this size.
+const STAGING_BYTES: u64 = 1 << 20;
+/// Status word, parameters and alignment slack.
+const FIXED_BYTES: u64 = 4096;
+
+const FAULT_NO_KING: u32 = 1;
+const FAULT_ARENA_OVERFLOW: u32 = 2;
 
 struct Pipelines {
     count_moves: wgpu::ComputePipeline,
@@ -55,25 +108,123 @@ struct Pipelines {
     count_leaves_fused: wgpu::ComputePipeline,
 }
 
+/// What the engine did since it was made: tests use it to show that a path
+/// was taken, and `--verbose` style reports can print it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PerftStatistics {
+    /// Root groups counted to the end.
+    pub root_groups: u64,
+    /// Root groups discarded and run again with a larger reserve.
+    pub restarted_groups: u64,
+    /// Levels whose children did not fit at once and were split into chunks.
+    pub split_levels: u64,
+    /// Parts of levels larger than the counted-at-once cap.
+    pub level_parts: u64,
+    /// Dispatches of the last-ply kernels.
+    pub leaf_dispatches: u64,
+}
+
+/// Why a root group stopped before its end.
+enum Interrupt {
+    /// A failure that ends the whole run.
+    Gpu(GpuError),
+    /// A position had more children than the room the group kept for it.
+    TooManyChildren { children: u32 },
+}
+
+impl From<GpuError> for Interrupt {
+    fn from(error: GpuError) -> Self {
+        Interrupt::Gpu(error)
+    }
+}
+
+/// Positions to keep free below a level with `remaining` plies to count,
+/// when no position has more than `bound` children.
+fn reserve(remaining: u32, bound: u32) -> u64 {
+    u64::from(remaining.saturating_sub(2)) * u64::from(bound)
+}
+
+/// How the engine's memory is laid out, from the options and the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MemoryPlan {
+    capacity: u32,
+    totals_capacity: u32,
+    staging_bytes: u64,
+    table_bytes: u64,
+}
+
+impl MemoryPlan {
+    fn new(limits: &wgpu::Limits, options: &PerftOptions) -> Result<MemoryPlan, GpuError> {
+        let position_size = size_of::<GpuPosition>() as u64;
+        let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let table_bytes = u64::from(options.variant.table_words()) * 8;
+        if binding < table_bytes {
+            return Err(GpuError::Limits(format!(
+                "max_storage_buffer_binding_size is {binding} bytes; the attack tables need {table_bytes}"
+            )));
+        }
+        let mut staging_bytes = STAGING_BYTES;
+        let mut capacity = (binding / position_size).min(u64::from(u32::MAX) / 2);
+        if let Some(limit) = options.memory_limit {
+            staging_bytes = (limit / 16).clamp(4096, STAGING_BYTES);
+            let fixed = table_bytes + staging_bytes + FIXED_BYTES;
+            let needed = fixed + MIN_ARENA * BYTES_PER_SLOT;
+            if limit < needed {
+                return Err(GpuError::Limits(format!(
+                    "a GPU memory limit of {limit} bytes is too small for the {} sliders: perft needs at \
+                     least {needed} bytes ({:.2} MiB)",
+                    options.variant.name(),
+                    needed as f64 / (1024.0 * 1024.0),
+                )));
+            }
+            capacity = capacity.min((limit - fixed) / BYTES_PER_SLOT);
+        }
+        capacity = match options.arena_positions {
+            Some(positions) => capacity.min(positions as u64),
+            None if options.memory_limit.is_some() => capacity,
+            None => capacity.min(DEFAULT_ARENA_CEILING),
+        };
+        if capacity < MIN_ARENA {
+            return Err(GpuError::Limits(format!(
+                "a perft arena of {capacity} positions is too small; it needs at least {MIN_ARENA}"
+            )));
+        }
+        let totals_capacity = capacity.min(MAX_ROOT_GROUP as u64) as u32;
+        Ok(MemoryPlan { capacity: capacity as u32, totals_capacity, staging_bytes, table_bytes })
+    }
+
+    /// Bytes the plan allocates on the GPU.
+    fn bytes(&self) -> u64 {
+        let capacity = u64::from(self.capacity);
+        let scan_words = capacity + capacity / u64::from(SCAN_BLOCK - 1) + 64;
+        self.table_bytes
+            + capacity * (size_of::<GpuPosition>() as u64 + 4)
+            + scan_words * 4
+            + u64::from(self.totals_capacity) * 8
+            + self.staging_bytes
+            + 4
+            + size_of::<GpuPerftParameters>() as u64
+    }
+}
+
 /// The GPU perft driver: pipelines, the arena and its companions.
 pub struct GpuPerft {
     context: GpuContext,
     pipelines: Pipelines,
-    layout: wgpu::BindGroupLayout,
-    tables: wgpu::Buffer,
+    /// Kept alive with the bind group; never read by the host.
+    _tables: wgpu::Buffer,
     arena: wgpu::Buffer,
     roots: wgpu::Buffer,
     scan: wgpu::Buffer,
     status: wgpu::Buffer,
     parameters: wgpu::Buffer,
     totals: wgpu::Buffer,
-    totals_capacity: usize,
     staging: wgpu::Buffer,
-    staging_size: u64,
     bind_group: wgpu::BindGroup,
-    capacity: u32,
+    plan: MemoryPlan,
     options: PerftOptions,
     max_workgroups: u32,
+    statistics: PerftStatistics,
 }
 
 impl GpuPerft {
@@ -84,46 +235,27 @@ impl GpuPerft {
     pub fn with_options(context: &GpuContext, options: PerftOptions) -> Result<GpuPerft, GpuError> {
         let device = &context.device;
         let limits = device.limits();
-        let position_size = size_of::<GpuPosition>() as u64;
-        let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-        let table_bytes = u64::from(shaders::TABLE_OFFSETS.total) * 8;
-        if binding < table_bytes {
-            return Err(GpuError::Limits(format!(
-                "max_storage_buffer_binding_size is {binding} bytes; the attack tables need {table_bytes}"
-            )));
-        }
-        let capacity = match options.arena_positions {
-            Some(positions) => positions as u64,
-            None => (binding / position_size).min(DEFAULT_ARENA_CEILING),
-        }
-        .min(binding / position_size)
-        .min(u64::from(u32::MAX) / 2);
-        // One position and a full set of children must fit, with room for a second level.
-        if capacity < 4 * MAX_MOVES {
-            return Err(GpuError::Limits(format!(
-                "a perft arena of {capacity} positions is too small; it needs at least {}",
-                4 * MAX_MOVES
-            )));
-        }
-        let capacity = capacity as u32;
+        let plan = MemoryPlan::new(&limits, &options)?;
         super::movegen::check_variant(device, options.variant)?;
         let source = shaders::compose_variant("perft", options.variant, &[])?;
+        let capacity = u64::from(plan.capacity);
 
         context.scoped(|| {
             use wgpu::BufferUsages as Usage;
+            let table_data = shaders::attack_table_data();
             let tables = wgpu::util::DeviceExt::create_buffer_init(
                 device,
                 &wgpu::util::BufferInitDescriptor {
                     label: Some("attack tables"),
-                    contents: bytemuck::cast_slice(&shaders::attack_table_data()),
+                    contents: bytemuck::cast_slice(&table_data[..options.variant.table_words() as usize]),
                     usage: Usage::STORAGE,
                 },
             );
-            let arena =
-                buffer(device, "perft arena", u64::from(capacity) * position_size, Usage::STORAGE | Usage::COPY_DST);
-            let roots = buffer(device, "perft roots", u64::from(capacity) * 4, Usage::STORAGE | Usage::COPY_DST);
+            let position_size = size_of::<GpuPosition>() as u64;
+            let arena = buffer(device, "perft arena", capacity * position_size, Usage::STORAGE | Usage::COPY_DST);
+            let roots = buffer(device, "perft roots", capacity * 4, Usage::STORAGE | Usage::COPY_DST);
             // Counts for every arena slot, then the block sums of each scan level.
-            let scan_words = u64::from(capacity) + u64::from(capacity) / u64::from(SCAN_BLOCK - 1) + 64;
+            let scan_words = capacity + capacity / u64::from(SCAN_BLOCK - 1) + 64;
             let scan = buffer(device, "perft scan", scan_words * 4, Usage::STORAGE | Usage::COPY_SRC);
             let status = buffer(device, "perft status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
             let parameters = buffer(
@@ -132,10 +264,13 @@ impl GpuPerft {
                 size_of::<GpuPerftParameters>() as u64,
                 Usage::UNIFORM | Usage::COPY_DST,
             );
-            let totals_capacity = 1;
-            let totals = buffer(device, "perft totals", 8, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
-            let staging_size = 4096;
-            let staging = buffer(device, "perft staging", staging_size, Usage::MAP_READ | Usage::COPY_DST);
+            let totals = buffer(
+                device,
+                "perft totals",
+                u64::from(plan.totals_capacity) * 8,
+                Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
+            );
+            let staging = buffer(device, "perft staging", plan.staging_bytes, Usage::MAP_READ | Usage::COPY_DST);
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("perft"),
                 entries: &[
@@ -166,33 +301,56 @@ impl GpuPerft {
                 count_leaves: pipeline("count_leaves"),
                 count_leaves_fused: pipeline("count_leaves_fused"),
             };
-            let bind_group =
-                bind_group(device, &layout, [&tables, &arena, &roots, &scan, &totals, &status, &parameters]);
+            let bindings =
+                [(0, &tables), (1, &arena), (2, &roots), (3, &scan), (5, &totals), (6, &status), (7, &parameters)];
+            let entries: Vec<wgpu::BindGroupEntry> = bindings
+                .iter()
+                .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+                .collect();
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("perft"),
+                layout: &layout,
+                entries: &entries,
+            });
             GpuPerft {
                 context: context.clone(),
                 pipelines,
-                layout,
-                tables,
+                _tables: tables,
                 arena,
                 roots,
                 scan,
                 status,
                 parameters,
                 totals,
-                totals_capacity,
                 staging,
-                staging_size,
                 bind_group,
-                capacity,
+                plan,
                 options,
                 max_workgroups: limits.max_compute_workgroups_per_dimension,
+                statistics: PerftStatistics::default(),
             }
         })
     }
 
     /// Positions the arena holds.
     pub fn capacity(&self) -> usize {
-        self.capacity as usize
+        self.plan.capacity as usize
+    }
+
+    /// What the engine has done so far.
+    pub fn statistics(&self) -> PerftStatistics {
+        self.statistics
+    }
+
+    /// Bytes of GPU memory this engine allocated.
+    pub fn memory_bytes(&self) -> u64 {
+        self.plan.bytes()
+    }
+
+    /// The deepest perft this arena can count with the given bound on one
+    /// position's children (see the module documentation).
+    fn fits(&self, depth: u32, bound: u32) -> bool {
+        u64::from(self.plan.capacity) > reserve(depth, bound)
     }
 
     /// Perft of each root to `depth`, all roots sharing the GPU. `progress`
@@ -206,11 +364,15 @@ impl GpuPerft {
         if depth == 0 {
             return Ok(vec![1; roots.len()]);
         }
-        if roots.is_empty() {
-            return Ok(Vec::new());
+        if !self.fits(depth, self.options.reserve_moves.min(MAX_LEGAL_MOVES as u32)) {
+            return Err(GpuError::Limits(format!(
+                "perft to depth {depth} needs an arena of at least {} positions; this one holds {} \
+                 (allow more GPU memory)",
+                reserve(depth, self.options.reserve_moves) + 1,
+                self.plan.capacity
+            )));
         }
         let context = self.context.clone();
-        context.scoped(|| self.ensure_totals(roots.len()))?;
         context.scoped(|| self.run(roots, depth, progress))?
     }
 
@@ -225,54 +387,96 @@ impl GpuPerft {
         crate::perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
 
-    fn ensure_totals(&mut self, roots: usize) {
-        if roots > self.totals_capacity {
-            use wgpu::BufferUsages as Usage;
-            let device = &self.context.device;
-            self.totals =
-                buffer(device, "perft totals", roots as u64 * 8, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
-            self.totals_capacity = roots;
-            self.bind_group = bind_group(
-                device,
-                &self.layout,
-                [&self.tables, &self.arena, &self.roots, &self.scan, &self.totals, &self.status, &self.parameters],
-            );
-        }
+    /// How many roots to count together at `depth` with `bound`.
+    fn group_size(&self, depth: u32, bound: u32) -> usize {
+        let room = u64::from(self.plan.capacity) - reserve(depth, bound);
+        let automatic = if depth <= 2 { room } else { (room / 4).max(1) };
+        let size = match self.options.root_group_size {
+            Some(size) => (size.max(1) as u64).min(room),
+            None => automatic,
+        };
+        (size as usize).min(self.plan.totals_capacity as usize)
     }
 
     fn run(&mut self, roots: &[Position], depth: u32, progress: &mut dyn FnMut(u64)) -> Result<Vec<u64>, GpuError> {
-        let queue = self.context.queue.clone();
-        queue.write_buffer(&self.totals, 0, &vec![0u8; roots.len() * 8]);
-        queue.write_buffer(&self.status, 0, bytemuck::bytes_of(&0u32));
-        // Roots go in groups that leave most of the arena for their subtrees.
-        let group_size = (self.capacity as usize / 4).max(1);
-        for (group_index, group) in roots.chunks(group_size).enumerate() {
-            let first_root = (group_index * group_size) as u32;
-            let positions: Vec<GpuPosition> = group.iter().map(GpuPosition::from).collect();
-            let root_indices: Vec<u32> = (first_root..first_root + group.len() as u32).collect();
-            queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&positions));
-            queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
-            self.process(0, group.len() as u32, depth, roots.len(), progress)?;
+        self.context.queue.write_buffer(&self.status, 0, bytemuck::bytes_of(&0u32));
+        let mut totals = Vec::with_capacity(roots.len());
+        let mut counted_before = 0u64;
+        let fast_bound = self.options.reserve_moves.clamp(1, MAX_LEGAL_MOVES as u32);
+        while totals.len() < roots.len() {
+            let remaining = &roots[totals.len()..];
+            let mut bound = fast_bound;
+            let group_totals = loop {
+                let group = &remaining[..self.group_size(depth, bound).min(remaining.len())];
+                let mut report = |nodes: u64| progress(counted_before + nodes);
+                match self.count_group(group, depth, bound, &mut report) {
+                    Ok(group_totals) => break group_totals,
+                    Err(Interrupt::Gpu(error)) => return Err(error),
+                    Err(Interrupt::TooManyChildren { children }) => {
+                        // Validation bounds every position's moves; the proven bound always fits.
+                        if bound >= MAX_LEGAL_MOVES as u32 {
+                            return Err(GpuError::ShaderFault(format!(
+                                "a position has {children} legal moves, more than the proven bound {MAX_LEGAL_MOVES}"
+                            )));
+                        }
+                        self.statistics.restarted_groups += 1;
+                        bound = children.max(bound.saturating_mul(2)).min(MAX_LEGAL_MOVES as u32);
+                        if !self.fits(depth, bound) {
+                            return Err(GpuError::Limits(format!(
+                                "a position with {children} legal moves needs an arena of at least {} positions \
+                                 for perft to depth {depth}; this one holds {} (allow more GPU memory)",
+                                reserve(depth, bound) + 1,
+                                self.plan.capacity
+                            )));
+                        }
+                    }
+                }
+            };
+            self.statistics.root_groups += 1;
+            counted_before += group_totals.iter().sum::<u64>();
+            totals.extend(group_totals);
         }
-        let totals = self.read_totals(roots.len())?;
         self.check_status()?;
         Ok(totals)
     }
 
-    /// Counts the subtrees of arena slots `start..start + count` to `remaining` plies.
+    /// Counts one group of roots; their totals, or why not.
+    fn count_group(
+        &mut self,
+        group: &[Position],
+        depth: u32,
+        bound: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, Interrupt> {
+        let queue = &self.context.queue;
+        let positions: Vec<GpuPosition> = group.iter().map(GpuPosition::from).collect();
+        let root_indices: Vec<u32> = (0..group.len() as u32).collect();
+        queue.write_buffer(&self.totals, 0, &vec![0u8; group.len() * 8]);
+        queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&positions));
+        queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
+        let mut counted = Counted { roots: group.len(), progress };
+        self.process(0, group.len() as u32, depth, bound, &mut counted)?;
+        let totals = self.read_totals(group.len())?;
+        self.check_status()?;
+        Ok(totals)
+    }
+
+    /// Counts the subtrees of arena slots `start..start + count` to
+    /// `remaining` plies. The caller guarantees `reserve(remaining, bound)`
+    /// free slots after the level.
     fn process(
         &mut self,
         start: u32,
         count: u32,
         remaining: u32,
-        root_count: usize,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<(), GpuError> {
+        bound: u32,
+        counted: &mut Counted,
+    ) -> Result<(), Interrupt> {
         if count == 0 {
             return Ok(());
         }
         if remaining <= 2 {
-            let chunk = (self.options.leaf_positions_per_dispatch.max(1) as u32).max(64);
+            let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
             let mut offset = 0;
             while offset < count {
                 let part = chunk.min(count - offset);
@@ -280,62 +484,58 @@ impl GpuPerft {
                 let pipeline =
                     if remaining == 1 { &self.pipelines.count_leaves } else { &self.pipelines.count_leaves_fused };
                 self.dispatch(pipeline, parameters, part, 64);
+                self.statistics.leaf_dispatches += 1;
                 offset += part;
-                let totals = self.read_totals(root_count)?;
-                progress(totals.iter().sum());
+                let totals = self.read_totals(counted.roots)?;
+                (counted.progress)(totals.iter().sum());
             }
             return Ok(());
         }
-        if count > MAX_COUNTED_AT_ONCE {
-            let mut offset = 0;
-            while offset < count {
-                let part = MAX_COUNTED_AT_ONCE.min(count - offset);
-                self.process(start + offset, part, remaining, root_count, progress)?;
-                offset += part;
+        let level_end = start + count;
+        let free = u64::from(self.plan.capacity - level_end);
+        // Room for the children of one chunk, keeping what the levels below need.
+        let budget = free.saturating_sub(reserve(remaining - 1, bound)).min(u64::from(u32::MAX)) as u32;
+        let per_part = self.options.counted_at_once.clamp(1, MAX_COUNTED_AT_ONCE);
+        let mut part_start = start;
+        while part_start < level_end {
+            let part = per_part.min(level_end - part_start);
+            if part < count {
+                self.statistics.level_parts += 1;
             }
-            return Ok(());
-        }
-
-        self.dispatch(
-            &self.pipelines.count_moves,
-            GpuPerftParameters { start, count, ..Default::default() },
-            count,
-            64,
-        );
-        let total_slot = self.scan(start, count, self.capacity);
-        let scan = self.scan.clone();
-        let total = self.read_words(&scan, total_slot, 1)?[0];
-        self.check_status()?;
-
-        let output_start = start + count;
-        let free = self.capacity - output_start;
-        if total <= free {
-            self.expand(start, count, output_start, 0);
-            return self.process(output_start, total, remaining - 1, root_count, progress);
-        }
-        // The children do not fit: split the parents where their children do.
-        let offsets = self.read_words(&scan, start, count)?;
-        let mut first = 0usize;
-        while first < offsets.len() {
-            let base = offsets[first];
-            let mut last = first + 1;
-            while last < offsets.len() && offsets[last] - base <= free {
-                last += 1;
-            }
-            let children_end = if last < offsets.len() { offsets[last] } else { total };
-            if children_end - base > free {
-                if last == first + 1 {
-                    return Err(GpuError::Limits(format!(
-                        "the perft arena ({} positions) cannot hold one position's children at this depth",
-                        self.capacity
-                    )));
+            self.dispatch(
+                &self.pipelines.count_moves,
+                GpuPerftParameters { start: part_start, count: part, ..Default::default() },
+                part,
+                64,
+            );
+            let total_slot = self.scan(part_start, part, self.plan.capacity);
+            let total = self.read_total_and_status(total_slot)?;
+            if total <= budget {
+                self.expand(part_start, part, level_end, 0);
+                self.process(level_end, total, remaining - 1, bound, counted)?;
+            } else {
+                // The children do not fit at once: split the parents where they do.
+                self.statistics.split_levels += 1;
+                let scan = self.scan.clone();
+                let offsets = self.read_words(&scan, part_start, part)?;
+                let end_of = |index: usize| if index < offsets.len() { offsets[index] } else { total };
+                let mut first = 0usize;
+                while first < offsets.len() {
+                    let base = offsets[first];
+                    let children = end_of(first + 1) - base;
+                    if children > budget {
+                        return Err(Interrupt::TooManyChildren { children });
+                    }
+                    let mut last = first + 1;
+                    while last < offsets.len() && end_of(last + 1) - base <= budget {
+                        last += 1;
+                    }
+                    self.expand(part_start + first as u32, (last - first) as u32, level_end, base);
+                    self.process(level_end, end_of(last) - base, remaining - 1, bound, counted)?;
+                    first = last;
                 }
-                last -= 1;
             }
-            let children_end = if last < offsets.len() { offsets[last] } else { total };
-            self.expand(start + first as u32, (last - first) as u32, output_start, base);
-            self.process(output_start, children_end - base, remaining - 1, root_count, progress)?;
-            first = last;
+            part_start += part;
         }
         Ok(())
     }
@@ -383,22 +583,34 @@ impl GpuPerft {
         queue.submit([encoder.finish()]);
     }
 
-    /// Copies `count` words from `first` on out of `source` and reads them.
+    /// Copies `count` words from `first` on out of `source` and reads them,
+    /// in pieces the staging buffer holds.
     fn read_words(&mut self, source: &wgpu::Buffer, first: u32, count: u32) -> Result<Vec<u32>, GpuError> {
-        let size = u64::from(count) * 4;
-        if size > self.staging_size {
-            self.staging_size = size.next_power_of_two();
-            self.staging = buffer(
-                &self.context.device,
-                "perft staging",
-                self.staging_size,
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            );
+        let piece_words = (self.plan.staging_bytes / 4) as u32;
+        let mut words = Vec::with_capacity(count as usize);
+        let mut offset = 0;
+        while offset < count {
+            let piece = piece_words.min(count - offset);
+            let size = u64::from(piece) * 4;
+            let mut encoder = self.context.device.create_command_encoder(&Default::default());
+            encoder.copy_buffer_to_buffer(source, u64::from(first + offset) * 4, &self.staging, 0, size);
+            self.context.queue.submit([encoder.finish()]);
+            words.extend(read_mapped::<u32>(&self.context, &self.staging, size)?);
+            offset += piece;
         }
+        Ok(words)
+    }
+
+    /// Reads a level's child total and the fault flags in one round trip;
+    /// a fault is an error at once, before its counts are used.
+    fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, GpuError> {
         let mut encoder = self.context.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(source, u64::from(first) * 4, &self.staging, 0, size);
+        encoder.copy_buffer_to_buffer(&self.scan, u64::from(total_slot) * 4, &self.staging, 0, 4);
+        encoder.copy_buffer_to_buffer(&self.status, 0, &self.staging, 4, 4);
         self.context.queue.submit([encoder.finish()]);
-        read_mapped(&self.context, &self.staging, size)
+        let words = read_mapped::<u32>(&self.context, &self.staging, 8)?;
+        fault_error(words[1])?;
+        Ok(words[0])
     }
 
     fn read_totals(&mut self, roots: usize) -> Result<Vec<u64>, GpuError> {
@@ -409,27 +621,27 @@ impl GpuPerft {
 
     fn check_status(&mut self) -> Result<(), GpuError> {
         let status = self.status.clone();
-        let flags = self.read_words(&status, 0, 1)?[0];
-        if flags == 0 {
-            return Ok(());
-        }
-        let mut reasons = Vec::new();
-        if flags & 1 != 0 {
-            reasons.push("a position has no king for the side to move");
-        }
-        if flags & 2 != 0 {
-            reasons.push("children overflowed the arena");
-        }
-        Err(GpuError::ShaderFault(format!("{} (flags {flags:#x})", reasons.join(", "))))
+        fault_error(self.read_words(&status, 0, 1)?[0])
     }
 }
 
-fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, buffers: [&wgpu::Buffer; 7]) -> wgpu::BindGroup {
-    let bindings = [0, 1, 2, 3, 5, 6, 7];
-    let entries: Vec<wgpu::BindGroupEntry> = bindings
-        .iter()
-        .zip(buffers)
-        .map(|(&binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("perft"), layout, entries: &entries })
+/// The roots of the group being counted, and where progress goes.
+struct Counted<'a> {
+    roots: usize,
+    progress: &'a mut dyn FnMut(u64),
+}
+
+/// The error for a nonzero fault word of the kernels.
+fn fault_error(flags: u32) -> Result<(), GpuError> {
+    if flags == 0 {
+        return Ok(());
+    }
+    let mut reasons = Vec::new();
+    if flags & FAULT_NO_KING != 0 {
+        reasons.push("a position has no king for the side to move");
+    }
+    if flags & FAULT_ARENA_OVERFLOW != 0 {
+        reasons.push("children overflowed the arena");
+    }
+    Err(GpuError::ShaderFault(format!("{} (flags {flags:#x})", reasons.join(", "))))
 }

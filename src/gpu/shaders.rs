@@ -92,6 +92,15 @@ impl ShaderVariant {
         if self.native_u64 { "bitboard_u64" } else { "bitboard" }
     }
 
+    /// How many bitboards of the attack-table buffer this variant reads: the
+    /// magic tables (about 0.8 MiB) only for the magic sliders.
+    pub fn table_words(self) -> u32 {
+        match self.slider {
+            SliderAlgorithm::Magic => TABLE_OFFSETS.total,
+            _ => TABLE_OFFSETS.rook_magics,
+        }
+    }
+
     /// A short name such as `magic/u64`.
     pub fn name(self) -> String {
         format!("{}/{}", self.slider.name(), if self.native_u64 { "u64" } else { "u32x2" })
