@@ -45,6 +45,8 @@ enum Command {
         /// Where to run (perftree itself passes no flags: `auto` by default).
         #[arg(long, value_enum, default_value_t = Backend::Auto)]
         backend: Backend,
+        #[command(flatten)]
+        shaders: ShaderArgs,
     },
 }
 
@@ -87,6 +89,10 @@ struct ShaderArgs {
     /// Native 64-bit bitboards in the shaders (needs SHADER_INT64); `auto` takes the measured default.
     #[arg(long, value_enum, default_value_t = Int64Arg::Auto)]
     int64: Int64Arg,
+    /// The most GPU memory to allocate, in MiB (default: what the device allows,
+    /// up to about 1.6 GiB for perft). Smaller is slower, never less exact.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    gpu_memory: Option<u64>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -113,6 +119,10 @@ enum Int64Arg {
 }
 
 impl ShaderArgs {
+    fn memory_limit(self) -> Option<u64> {
+        self.gpu_memory.map(|mebibytes| mebibytes << 20)
+    }
+
     fn variant(self, context: &GpuContext) -> Result<ShaderVariant, gpu_movegen::gpu::GpuError> {
         let slider = match self.slider {
             SliderArg::KoggeStone => SliderAlgorithm::KoggeStone,
@@ -178,6 +188,13 @@ impl<E: std::fmt::Display> From<E> for UsageError {
 }
 
 fn main() -> ExitCode {
+    // Mesa's device-select layer prints "error: XDG_RUNTIME_DIR is invalid"
+    // on headless machines when it loads; this turns the layer off. It runs
+    // before any other thread exists, as set_var requires.
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: the process is still single-threaded here.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -197,7 +214,9 @@ fn main() -> ExitCode {
         Command::Perft(arguments) => run_perft(arguments),
         Command::Verify(arguments) => run_verify(arguments),
         Command::Info => run_info(),
-        Command::Perftree { depth, fen, moves, backend } => run_perftree(depth, &fen, moves.as_deref(), backend),
+        Command::Perftree { depth, fen, moves, backend, shaders } => {
+            run_perftree(depth, &fen, moves.as_deref(), backend, shaders)
+        }
     };
     match outcome {
         Ok(code) => code,
@@ -228,19 +247,32 @@ impl Engine {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;
             let description = format!("{}, {}", context.adapter_description(), variant.name());
-            let options = PerftOptions { variant, ..Default::default() };
+            let options = PerftOptions { variant, memory_limit: shaders.memory_limit(), ..Default::default() };
             Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
         match backend {
             Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
             Backend::Gpu => Ok(gpu()?),
-            Backend::Auto => match gpu() {
-                Ok(engine) => Ok(engine),
-                Err(error) => {
-                    eprintln!("note: {error}");
-                    eprintln!("note: running on the CPU instead");
+            Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
+                // A software rasteriser runs the kernels on these same cores, several times slower.
+                Ok(info)
+                    if info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none() =>
+                {
+                    eprintln!(
+                        "note: the only GPU adapter, {}, is a software one; counting on the CPU, which is faster \
+                         here (--backend gpu runs on it anyway)",
+                        gpu_movegen::gpu::context::describe_adapter(&info)
+                    );
                     Ok(Engine::Cpu(thread_pool(threads)?))
                 }
+                _ => match gpu() {
+                    Ok(engine) => Ok(engine),
+                    Err(error) => {
+                        eprintln!("note: {error}");
+                        eprintln!("note: running on the CPU instead");
+                        Ok(Engine::Cpu(thread_pool(threads)?))
+                    }
+                },
             },
         }
     }
@@ -352,6 +384,11 @@ fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
         Some(fen) => Some(Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}")))?),
         None => None,
     };
+    if arguments.divide && arguments.depth == 0 {
+        return Err(UsageError(
+            "--divide needs --depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
+        ));
+    }
     let suite = match &arguments.epd {
         Some(path) => Some(read_suite_positions(path)?),
         None => None,
@@ -443,7 +480,13 @@ fn run_suite(
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn run_perftree(depth: u32, fen: &str, moves: Option<&str>, backend: Backend) -> Result<ExitCode, UsageError> {
+fn run_perftree(
+    depth: u32,
+    fen: &str,
+    moves: Option<&str>,
+    backend: Backend,
+    shaders: ShaderArgs,
+) -> Result<ExitCode, UsageError> {
     let mut position = Position::from_fen(fen).map_err(|error| UsageError(format!("FEN: {error}")))?;
     for text in moves.unwrap_or("").split_whitespace() {
         let mv = position.parse_uci_move(text)?;
@@ -452,8 +495,7 @@ fn run_perftree(depth: u32, fen: &str, moves: Option<&str>, backend: Backend) ->
     if depth == 0 {
         return Err(UsageError("DEPTH must be at least 1".to_owned()));
     }
-    let defaults = ShaderArgs { slider: SliderArg::KoggeStone, int64: Int64Arg::Auto };
-    let mut engine = Engine::open(backend, None, defaults)?;
+    let mut engine = Engine::open(backend, None, shaders)?;
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {
@@ -478,7 +520,7 @@ fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, UsageError> {
     let context = GpuContext::new()?;
     let variant = arguments.shaders.variant(&context)?;
     eprintln!("adapter: {}, shaders: {}", context.adapter_description(), variant.name());
-    let options = GeneratorOptions { variant, ..Default::default() };
+    let options = GeneratorOptions { variant, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };
     let mut generator = MoveGenerator::with_options(&context, options)?;
     let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
     let (mut passed, mut failed) = (0u64, 0u64);

@@ -18,15 +18,10 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
-/// stderr without the driver's own notices (Mesa's Vulkan driver warns about
-/// XDG_RUNTIME_DIR on headless machines).
+/// stderr as printed: the binary turns off Mesa's device-select layer, whose
+/// XDG_RUNTIME_DIR warning would otherwise appear on headless machines.
 fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone())
-        .unwrap()
-        .lines()
-        .filter(|line| !line.contains("XDG_RUNTIME_DIR"))
-        .map(|line| format!("{line}\n"))
-        .collect()
+    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 #[test]
@@ -241,4 +236,105 @@ fn slider_and_int64_choices_reach_the_gpu_pipelines() {
     let output = run(&["perft", "--slider", "bogus"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("bogus"), "{}", stderr(&output));
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn impossible_material_is_refused_by_every_command_and_backend() {
+    let fens = [
+        // 263 legal moves, 27 white pieces: once a panic in the move list.
+        "krQQQQQQ/rrQ4Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1",
+        "4k3/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/4K3 w - - 0 1",
+        "QQQQQQQQ/QQQQQQQQ/8/8/8/8/8/k6K w - - 0 1",
+        "4k3/8/8/8/8/8/PPPPPPPP/QQQQ1QQK w - - 0 1",
+    ];
+    let suite = std::env::temp_dir().join(format!("gpu-movegen-material-{}.epd", std::process::id()));
+    std::fs::write(&suite, format!("{} ;D1 20\n", fens[0])).unwrap();
+    let suite = suite.to_str().unwrap().to_owned();
+    for fen in fens {
+        for backend in ["cpu", "gpu", "auto"] {
+            for arguments in [
+                &["perft", "--fen", fen, "--depth", "2", "--backend", backend][..],
+                &["perft", "--fen", fen, "--depth", "1", "--divide", "--backend", backend],
+                &["perftree", "2", fen, "--backend", backend],
+                &["perftree", "1", fen, "a1a2", "--backend", backend],
+                &["perft", "--epd", &suite, "--backend", backend],
+            ] {
+                let output = run(arguments);
+                assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", stderr(&output));
+                let message = stderr(&output);
+                assert!(
+                    message.contains("piece placement") && message.contains("white has"),
+                    "{arguments:?}: {message}"
+                );
+                assert!(!message.contains("panicked"), "{message}");
+                assert!(stdout(&output).is_empty(), "{arguments:?}");
+            }
+        }
+        let output = run(&["verify", "--epd", &suite]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn depth_0_is_one_node_and_cannot_be_divided() {
+    for backend in ["cpu", "gpu"] {
+        let output = run(&["perft", "--depth", "0", "--backend", backend]);
+        assert_eq!(stdout(&output), "Nodes searched: 1\n", "{backend}");
+        let output = run(&["perft", "--depth", "0", "--divide", "--backend", backend]);
+        assert_eq!(output.status.code(), Some(2), "{backend}");
+        assert!(stderr(&output).contains("--divide needs --depth 1 or more"), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn gpu_memory_caps_perft_without_changing_counts() {
+    for mebibytes in ["1", "3"] {
+        let output = run(&["perft", "--fen", KIWIPETE, "--depth", "5", "--backend", "gpu", "--gpu-memory", mebibytes]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 193690690"), "{mebibytes} MiB");
+    }
+    let output = run(&["verify", "--random", "100", "--seed", "5", "--gpu-memory", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("200 passed, 0 failed"));
+    for bad in ["0", "lots", "99999999"] {
+        let output = run(&["perft", "--gpu-memory", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(stderr(&output).contains("--gpu-memory"), "{}", stderr(&output));
+    }
+}
+
+/// `auto` takes the CPU when the best adapter is a software one, and the
+/// GPU when it is a real one; either way it says where it ran.
+#[test]
+fn auto_counts_on_the_cpu_when_the_only_adapter_is_software() {
+    let info = stdout(&run(&["info"]));
+    let chosen = info.lines().find(|line| line.starts_with("chosen: ")).expect("info names the adapter");
+    let output = run(&["perft", "--depth", "4"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 197281"));
+    let message = stderr(&output);
+    if chosen.contains(", Cpu") {
+        assert!(message.contains("is a software one; counting on the CPU"), "{message}");
+        assert!(message.contains("on the CPU, "), "{message}");
+    } else {
+        assert!(message.contains("on the GPU, "), "{message}");
+    }
+}
+
+#[test]
+fn successful_runs_print_no_error_lines() {
+    for arguments in [
+        &["perft", "--depth", "3", "--backend", "gpu"][..],
+        &["perft", "--depth", "3"],
+        &["verify", "--random", "20", "--seed", "1"],
+        &["info"],
+        &["perftree", "2", KIWIPETE, "--backend", "gpu"],
+    ] {
+        let output = run(arguments);
+        assert!(output.status.success(), "{arguments:?}");
+        let message = stderr(&output);
+        assert!(!message.lines().any(|line| line.starts_with("error")), "{arguments:?}: {message}");
+    }
 }

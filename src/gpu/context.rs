@@ -138,6 +138,11 @@ fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
     })
 }
 
+/// The adapter [`GpuContext::new`] would open, without opening it.
+pub fn preferred_adapter() -> Result<wgpu::AdapterInfo, GpuError> {
+    choose_adapter().map(|adapter| adapter.get_info())
+}
+
 impl GpuContext {
     /// Picks an adapter (WGPU_ADAPTER_NAME and WGPU_BACKEND are honoured;
     /// otherwise a real GPU before a software one, Vulkan first) and opens a
