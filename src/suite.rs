@@ -103,3 +103,52 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     }
     Ok(entries)
 }
+
+/// Kiwipete, the perft position that exercises castling, en passant,
+/// promotions and pins (Peter McKenzie's, from the Chess Programming Wiki).
+pub const KIWIPETE_FEN: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Published perft of the start position, depths 1 to 13 (OEIS A048987).
+pub const START_PERFT: [u64; 13] = [
+    20,
+    400,
+    8_902,
+    197_281,
+    4_865_609,
+    119_060_324,
+    3_195_901_860,
+    84_998_978_956,
+    2_439_530_234_167,
+    69_352_859_712_417,
+    2_097_651_003_696_806,
+    62_854_969_236_701_747,
+    1_981_066_775_000_396_239,
+];
+
+/// Published perft of Kiwipete, depths 1 to 7 (Chess Programming Wiki, "Perft Results").
+pub const KIWIPETE_PERFT: [u64; 7] = [48, 2_039, 97_862, 4_085_603, 193_690_690, 8_031_647_685, 374_190_009_323];
+
+/// The perft suite of tests/data/perftsuite.epd (its source line is kept there).
+const PERFT_SUITE: &str = include_str!("../tests/data/perftsuite.epd");
+
+/// The published perft of `position` at `depth`, where this crate knows one:
+/// the start position to depth 13, Kiwipete to depth 7 and every count of
+/// the 126-position perft suite. Positions are matched on the first four
+/// FEN fields (the move counters do not change a count).
+pub fn published_count(position: &Position, depth: u32) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    let key = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    let wanted = key(&position.to_fen());
+    let index = depth as usize - 1;
+    if wanted == key(crate::board::START_FEN) {
+        return START_PERFT.get(index).copied();
+    }
+    if wanted == key(KIWIPETE_FEN) {
+        return KIWIPETE_PERFT.get(index).copied();
+    }
+    let entries = parse_suite(PERFT_SUITE).ok()?;
+    let entry = entries.iter().find(|entry| key(&entry.fen) == wanted)?;
+    entry.expected.iter().find(|(at, _)| *at == depth).map(|(_, nodes)| *nodes)
+}
