@@ -708,6 +708,12 @@ fn perft_section(
 }
 
 fn main() {
+    // Mesa's device-select layer prints a harmless XDG_RUNTIME_DIR error on
+    // headless machines; this turns it off (see src/main.rs).
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let arguments = Arguments::parse();
     let (name, adapter, rows) = match &arguments.section {
         Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),

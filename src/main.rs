@@ -235,6 +235,13 @@ fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, UsageError> {
     Ok(builder.build()?)
 }
 
+/// Whether `--backend auto` counts on the CPU although this adapter exists:
+/// a software rasteriser runs the kernels on these same cores, several times
+/// slower than the CPU backend, unless the user named it in WGPU_ADAPTER_NAME.
+fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none()
+}
+
 /// Where perft runs.
 enum Engine {
     Cpu(rayon::ThreadPool),
@@ -254,7 +261,6 @@ impl Engine {
             Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
             Backend::Gpu => Ok(gpu()?),
             Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
-                // A software rasteriser runs the kernels on these same cores, several times slower.
                 Ok(info)
                     if info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none() =>
                 {
@@ -569,6 +575,12 @@ fn run_info() -> Result<ExitCode, UsageError> {
     let features = context.device.features();
     let adapter_features = context.adapter_info.as_ref().map(|info| info.backend);
     writeln!(stdout, "chosen: {}", context.adapter_description())?;
+    let software = context.adapter_info.as_ref().is_some_and(auto_prefers_cpu);
+    writeln!(
+        stdout,
+        "perft --backend auto: {}",
+        if software { "the CPU (this adapter is a software one; --backend gpu uses it)" } else { "this GPU" }
+    )?;
     if let Some(backend) = adapter_features {
         writeln!(stdout, "backend: {backend:?}")?;
     }

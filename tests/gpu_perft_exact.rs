@@ -147,22 +147,30 @@ fn start_perft_7_is_exact_in_a_small_arena_and_the_default_one() {
     assert_eq!(counted(&mut engine(&context, arena(5_000)), &Position::start(), 7), START_PERFT[6]);
 }
 
+/// Both suites to depth 5 (about 800 million nodes) in 2 MiB, batched by depth.
 #[test]
-#[ignore = "minutes on lavapipe: every suite count to depth 5 under a 2 MiB GPU memory limit"]
 fn suites_to_depth_5_are_exact_under_2_mib() {
     let context = context();
     let mut gpu = engine(&context, PerftOptions { memory_limit: Some(2 << 20), ..Default::default() });
+    let entries: Vec<_> =
+        common::suite(common::PERFT_SUITE).into_iter().chain(common::suite(common::EDGE_CASES)).collect();
     let mut checked = 0;
-    for text in [common::PERFT_SUITE, common::EDGE_CASES] {
-        for entry in common::suite(text) {
-            let root = entry.position().unwrap();
-            for (depth, expected) in entry.expected_up_to(5) {
-                assert_eq!(counted(&mut gpu, &root, depth), expected, "{} depth {depth}", entry.fen);
-                checked += 1;
-            }
+    for depth in 1..=5 {
+        let batch: Vec<(Position, u64, &str)> = entries
+            .iter()
+            .filter_map(|entry| {
+                let (_, nodes) = entry.expected.iter().find(|(at, _)| *at == depth)?;
+                Some((entry.position().unwrap(), *nodes, entry.fen.as_str()))
+            })
+            .collect();
+        let roots: Vec<Position> = batch.iter().map(|(root, _, _)| *root).collect();
+        let counts = gpu.perft(&roots, depth, &mut |_| {}).unwrap();
+        for ((_, expected, fen), actual) in batch.iter().zip(counts) {
+            assert_eq!(actual, *expected, "{fen} depth {depth}");
+            checked += 1;
         }
     }
-    assert!(checked > 600, "{checked}");
+    assert!(checked > 700, "{checked}");
 }
 
 proptest! {

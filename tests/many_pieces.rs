@@ -9,7 +9,7 @@ mod common;
 use std::process::Command;
 
 use common::gpu::context;
-use gpu_movegen::gpu::GpuPerft;
+use gpu_movegen::gpu::{GpuPerft, Kernel, MoveGenerator, PositionMoves};
 use gpu_movegen::{FenError, MAX_LEGAL_MOVES, Position, perft};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
@@ -116,6 +116,11 @@ fn random_many_piece_fens_never_panic_and_agree_on_both_backends() {
     assert_eq!(gpu.perft(&accepted, 2, &mut |_| {}).unwrap(), expected);
     for position in accepted.iter().step_by(97) {
         assert_eq!(gpu.divide(position, 2, &mut |_| {}).unwrap(), perft::divide(position, 2, false));
+    }
+    let mut generator = MoveGenerator::new(&context).unwrap();
+    let reference: Vec<PositionMoves> = accepted.iter().map(PositionMoves::from_cpu).collect();
+    for kernel in [Kernel::PerPiece, Kernel::PerPosition] {
+        assert_eq!(generator.generate(&accepted, kernel).unwrap(), reference, "{kernel:?}");
     }
 }
 

@@ -38,6 +38,12 @@ struct Arguments {
 }
 
 fn main() {
+    // Mesa's device-select layer prints a harmless XDG_RUNTIME_DIR error on
+    // headless machines; this turns it off (see src/main.rs).
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let arguments = Arguments::parse();
     let context = GpuContext::new().unwrap_or_else(|error| {
         eprintln!("gpu_search: {error}");
