@@ -1,18 +1,18 @@
 //! Generates the magic-bitboard tables for the CPU sliders from the same
-//! code the crate uses (src/sliders/classical.rs and magic_search.rs).
+//! code the crate uses (src/chess/tables/ray_walk.rs and src/chess/sliders/magic_search.rs).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-#[path = "src/sliders/classical.rs"]
+#[path = "src/chess/tables/ray_walk.rs"]
 #[allow(dead_code)]
 mod classical;
-#[path = "src/sliders/magic_search.rs"]
+#[path = "src/chess/sliders/magic_search.rs"]
 mod magic_search;
 
 fn main() {
-    println!("cargo::rerun-if-changed=src/sliders/classical.rs");
-    println!("cargo::rerun-if-changed=src/sliders/magic_search.rs");
+    println!("cargo::rerun-if-changed=src/chess/tables/ray_walk.rs");
+    println!("cargo::rerun-if-changed=src/chess/sliders/magic_search.rs");
 
     let (rook_entries, rook_table) = magic_search::find_magics(true);
     let (bishop_entries, bishop_table) = magic_search::find_magics(false);

@@ -27,8 +27,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use gpu_movegen::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderVariant, shaders};
-use gpu_movegen::gpu::{GpuContext, Kernel, MoveGenerator, PositionMoves, Timings};
+use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderVariant, shaders};
+use gpu_movegen::chess::gpu::{Kernel, MoveGenerator, PositionMoves, Timings};
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::reflect::reflect;
 use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::suite::{KIWIPETE_FEN as KIWIPETE, published_count};
 use gpu_movegen::{Position, perft, random_play};
@@ -428,76 +430,22 @@ fn slider_bench(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workg
 
 /// Slider evaluations per second of `variant` on the GPU.
 fn gpu_slider_evaluations(context: &GpuContext, variant: ShaderVariant, invocations: u32) -> f64 {
-    use wgpu::util::DeviceExt as _;
+    use gpu_movegen::gpu::resources::{bind_group, buffer, buffer_with, record_dispatch};
     let device = &context.device;
     let source = shaders::compose_variant("bench", variant, &[("bench", SLIDER_BENCH_KERNEL)]).expect("composes");
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("slider bench"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: None,
-        entries: &[storage(0, true), storage(1, true), storage(2, false)],
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: None,
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("slider bench"),
-        layout: Some(&pipeline_layout),
-        module: &module,
-        entry_point: Some("slider_bench"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents: bytemuck::cast_slice(&shaders::attack_table_data()),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
+    let kernels = reflect(source).expect("the bench kernel parses").kernels(device, "slider bench");
+    let tables = buffer_with(device, "tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
     let seeds: Vec<u32> = (0..4096u32).map(|index| index.wrapping_mul(0x2545_f491) ^ 0x0f0f_1234).collect();
-    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents: bytemuck::cast_slice(&seeds),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: u64::from(invocations) * 4,
-        usage: wgpu::BufferUsages::STORAGE,
-        mapped_at_creation: false,
-    });
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: tables.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: input.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
-        ],
-    });
-    let groups = invocations.div_ceil(64);
-    let (x, y) = (groups.min(65_535), groups.div_ceil(65_535));
+    let input = buffer_with(device, "seeds", &seeds, wgpu::BufferUsages::STORAGE);
+    let output = buffer(device, "output", u64::from(invocations) * 4, wgpu::BufferUsages::STORAGE);
+    let bind_group = bind_group(device, "slider bench", &kernels.layout, &[(0, &tables), (1, &input), (2, &output)]);
+    let max_per_dimension = device.limits().max_compute_workgroups_per_dimension;
+    // Every invocation of the grid runs its 64 evaluations, the spare ones too.
+    let (x, y) = gpu_movegen::gpu::resources::grid(invocations.div_ceil(64), max_per_dimension);
     let run = || {
         let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(x, y, 1);
-        }
+        let pipeline = kernels.pipeline("slider_bench");
+        record_dispatch(&mut encoder, pipeline, &bind_group, invocations, 64, max_per_dimension);
         context.queue.submit([encoder.finish()]);
         context.wait().expect("GPU work finishes");
     };

@@ -1,7 +1,17 @@
 //! # gpu-movegen
 //!
-//! Chess move generation and perft for the GPU, with a full-rules CPU
-//! reference that every GPU result is checked against.
+//! Move generation and perft for the GPU, written as WGSL compute shaders
+//! driven from Rust, with a full-rules CPU reference that every GPU result
+//! is checked against. Chess is the first game; Shogi and Go follow on the
+//! same runtime.
+//!
+//! The crate is layered one way: each game's CPU core (`chess`: board →
+//! tables → sliders → movegen → perft) builds without the GPU; `gpu` is the
+//! game-independent runtime (context, WGSL composer, buffers, the generic
+//! breadth-first perft engine); each game's `gpu` module plugs its kernels
+//! into that runtime; the command line sits on top. The `gpu` feature (on by
+//! default) brings in wgpu and naga, the `cli` feature the command line's
+//! crates.
 //!
 //! ```
 //! use gpu_movegen::{perft, Position};
@@ -14,24 +24,23 @@
 //! # Ok::<(), gpu_movegen::FenError>(())
 //! ```
 
-pub mod board;
+pub mod chess;
 pub mod error;
+pub mod go;
+#[cfg(feature = "gpu")]
 pub mod gpu;
-pub mod movegen;
-pub mod perft;
-pub mod pseudo_legal;
-pub mod random_play;
-pub mod sliders;
-pub mod suite;
-pub mod tables;
+pub mod shogi;
 
-pub use board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, START_FEN, Square};
+// Chess, the first game, keeps its short paths at the crate root.
+pub use chess::board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, START_FEN, Square};
+pub use chess::movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves};
+pub use chess::{board, movegen, perft, pseudo_legal, random_play, sliders, suite, tables};
 pub use error::{Error, FenError, MoveError, SuiteError};
-pub use movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves};
 /// The wgpu this crate is built on, for callers that bring their own device.
+#[cfg(feature = "gpu")]
 pub use wgpu;
 
 /// The README's Rust examples, compiled and run as doc tests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -338,3 +338,17 @@ fn successful_runs_print_no_error_lines() {
         assert!(!message.lines().any(|line| line.starts_with("error")), "{arguments:?}: {message}");
     }
 }
+
+#[test]
+fn shogi_and_go_say_they_are_not_built_yet() {
+    for (game, arguments) in
+        [("shogi", &["shogi", "perft", "--depth", "3"][..]), ("go", &["go", "gtp"]), ("go", &["go"])]
+    {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        let message = stderr(&output);
+        assert!(message.contains(&format!("{game} is not built yet")), "{message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(stdout(&output).is_empty());
+    }
+}

@@ -9,9 +9,10 @@ mod experiment;
 
 use common::gpu::context;
 use experiment::{GpuSearch, Outcome, PlayoutSettings, cpu_negamax, cpu_playouts};
-use gpu_movegen::gpu::embed::{self, BindingKind, EmbedOptions};
-use gpu_movegen::gpu::layout::GpuPosition;
-use gpu_movegen::gpu::{GpuError, ShaderVariant};
+use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::embed::{self, BindingKind, EmbedOptions};
+use gpu_movegen::chess::gpu::layout::PackedPosition;
+use gpu_movegen::gpu::GpuError;
 use gpu_movegen::{Move, Position};
 
 /// A user shader: per position, the library's verdicts, every legal move in
@@ -19,9 +20,9 @@ use gpu_movegen::{Move, Position};
 const USER_SHADER: &str = r#"
 #import chess
 
-@group(0) @binding(0) var<storage, read> positions: array<Position>;
+@group(0) @binding(0) var<storage, read> positions: array<PackedPosition>;
 @group(0) @binding(1) var<storage, read_write> summary: array<u32>;
-@group(0) @binding(2) var<storage, read_write> children: array<Position>;
+@group(0) @binding(2) var<storage, read_write> children: array<PackedPosition>;
 
 const SLOTS: u32 = 256u;
 
@@ -31,7 +32,7 @@ fn inspect(@builtin(global_invocation_id) id: vec3<u32>) {
     if index >= arrayLength(&positions) {
         return;
     }
-    let board = chess_board(positions[index]);
+    let board = chess_unpack(positions[index]);
     let base = index * (SLOTS + 8u);
     summary[base] = chess_count_legal(board);
     summary[base + 1u] = u32(chess_in_check(board));
@@ -48,7 +49,7 @@ fn inspect(@builtin(global_invocation_id) id: vec3<u32>) {
             break;
         }
         summary[base + 8u + written] = mv;
-        children[index * SLOTS + written] = chess_position(chess_make_move(board, mv));
+        children[index * SLOTS + written] = chess_pack(chess_make_move(board, mv));
         written += 1u;
     }
     summary[base + 7u] = written;
@@ -93,7 +94,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
         immediate_size: 0,
     });
     let pipeline = composed.create_compute_pipeline(&context, &pipeline_layout, "inspect", &[]).expect("pipeline");
-    let gpu_positions: Vec<GpuPosition> = positions.iter().map(GpuPosition::from).collect();
+    let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
     let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: None,
         contents: bytemuck::cast_slice(&gpu_positions),
@@ -108,7 +109,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
     });
     let children = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
-        size: (positions.len() * 256 * size_of::<GpuPosition>()) as u64,
+        size: (positions.len() * 256 * size_of::<PackedPosition>()) as u64,
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
@@ -128,20 +129,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
         entries: &[wgpu::BindGroupEntry { binding: 3, resource: tables.as_entire_binding() }],
     });
     let read = |buffer: &wgpu::Buffer| -> Vec<u8> {
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: buffer.size(),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
-        context.queue.submit([encoder.finish()]);
-        staging.slice(..).map_async(wgpu::MapMode::Read, |result| result.expect("map"));
-        context.wait().expect("GPU work finishes");
-        let bytes = staging.slice(..).get_mapped_range().expect("mapped").to_vec();
-        staging.unmap();
-        bytes
+        gpu_movegen::gpu::resources::read_buffer(&context, buffer, 0, buffer.size()).expect("readback")
     };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
@@ -155,7 +143,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
     let summary_bytes = read(&summary);
     let words: &[u32] = bytemuck::cast_slice(&summary_bytes);
     let children_bytes = read(&children);
-    let child_positions: &[GpuPosition] = bytemuck::cast_slice(&children_bytes);
+    let child_positions: &[PackedPosition] = bytemuck::cast_slice(&children_bytes);
     context.check_health().expect("no GPU errors");
 
     for (index, position) in positions.iter().enumerate() {
@@ -175,7 +163,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
             assert_eq!(gpu_move, *mv, "move {slot} of {fen}");
             assert_eq!(
                 child_positions[index * 256 + slot],
-                GpuPosition::from(&position.make_move(*mv)),
+                PackedPosition::from(&position.make_move(*mv)),
                 "{mv} in {fen}"
             );
         }

@@ -4,8 +4,9 @@
 mod common;
 
 use common::gpu::context;
-use gpu_movegen::gpu::layout::{GpuPosition, join};
-use gpu_movegen::gpu::{GeneratorOptions, GpuError, Kernel, MoveGenerator, PieceMode, PositionMoves};
+use gpu_movegen::chess::gpu::layout::{PackedPosition, join};
+use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves};
+use gpu_movegen::gpu::GpuError;
 use gpu_movegen::{Bitboard, Color, Piece, Position, Square, pseudo_legal};
 
 fn test_positions() -> Vec<Position> {
@@ -123,13 +124,13 @@ fn batch_sizes_and_several_dispatches_give_identical_results() {
 fn a_position_without_a_king_is_a_shader_fault_not_a_wrong_answer() {
     let context = context();
     let mut generator = MoveGenerator::new(&context).unwrap();
-    let mut broken = GpuPosition::from(&Position::start());
+    let mut broken = PackedPosition::from(&Position::start());
     // Clear the white king (e1) from the piece-code planes.
     for plane in &mut broken.planes[..3] {
         plane[0] &= !(1 << Square::E1 as u32);
     }
     assert!(broken.piece_set(Piece::King).contains(Square::E8));
-    let error = generator.per_position_raw_gpu(&[GpuPosition::from(&Position::start()), broken]).unwrap_err();
+    let error = generator.per_position_raw_gpu(&[PackedPosition::from(&Position::start()), broken]).unwrap_err();
     assert!(matches!(error, GpuError::ShaderFault(ref text) if text.contains("no king")), "{error}");
     // The generator still works afterwards.
     let moves = generator.generate(&[Position::start()], Kernel::PerPosition).unwrap();

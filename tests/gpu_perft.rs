@@ -5,8 +5,8 @@ mod common;
 
 use common::gpu::{context, run_test_kernel};
 use common::{EDGE_CASES, PERFT_SUITE, suite};
-use gpu_movegen::gpu::layout::{GpuPosition, piece_code};
-use gpu_movegen::gpu::{GpuPerft, PerftOptions};
+use gpu_movegen::chess::gpu::layout::{PackedPosition, piece_code};
+use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
 use gpu_movegen::{Position, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -135,13 +135,13 @@ const MAKE_MOVE_KERNEL: &str = r#"
 fn play(@builtin(global_invocation_id) id: vec3<u32>) {
     let base = id.x * 14u;
     if base >= arrayLength(&input) { return; }
-    var position: Position;
+    var position: PackedPosition;
     for (var plane = 0u; plane < 4u; plane++) {
         position.planes[plane] = vec2<u32>(input[base + 2u * plane], input[base + 2u * plane + 1u]);
     }
     position.state = input[base + 8u];
     position.counters = input[base + 9u];
-    let child = pack_board(board_make_move(unpack_position(position), input[base + 10u], input[base + 11u], input[base + 12u], input[base + 13u]));
+    let child = pack_position(position_make_move(unpack_position(position), input[base + 10u], input[base + 11u], input[base + 12u], input[base + 13u]));
     for (var plane = 0u; plane < 4u; plane++) {
         output[id.x * 10u + 2u * plane] = child.planes[plane].x;
         output[id.x * 10u + 2u * plane + 1u] = child.planes[plane].y;
@@ -158,19 +158,19 @@ fn make_move_on_the_gpu_equals_make_move_on_the_cpu() {
     roots.extend(common::suite_positions());
     let positions = common::random_walks(&roots, 24, 80, 99, |position| position.en_passant().is_some());
     let mut input: Vec<u32> = Vec::new();
-    let mut expected: Vec<GpuPosition> = Vec::new();
+    let mut expected: Vec<PackedPosition> = Vec::new();
     for position in &positions {
         for mv in position.legal_moves() {
             let piece = position.piece_kind_on(mv.from()).unwrap();
-            input.extend_from_slice(bytemuck::cast_slice(&[GpuPosition::from(position)]));
+            input.extend_from_slice(bytemuck::cast_slice(&[PackedPosition::from(position)]));
             input.extend([mv.from() as u32, mv.to() as u32, piece_code(piece), mv.promotion().map_or(0, piece_code)]);
-            expected.push(GpuPosition::from(&position.make_move(mv)));
+            expected.push(PackedPosition::from(&position.make_move(mv)));
         }
     }
     assert!(expected.len() > 50_000, "only {} moves", expected.len());
     let output =
         run_test_kernel(&context, MAKE_MOVE_KERNEL, "play", &input, expected.len() * 10, expected.len() as u32);
-    let children: &[GpuPosition] = bytemuck::cast_slice(&output);
+    let children: &[PackedPosition] = bytemuck::cast_slice(&output);
     for (index, (child, expected)) in children.iter().zip(&expected).enumerate() {
         let words = &input[index * 14..index * 14 + 14];
         assert_eq!(child, expected, "move {:?} in {:?}", &words[10..], &words[..10]);

@@ -8,7 +8,8 @@
 mod common;
 
 use common::gpu::context;
-use gpu_movegen::gpu::{GpuContext, GpuError, GpuPerft, PerftOptions};
+use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
+use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::suite::{KIWIPETE_FEN, KIWIPETE_PERFT, START_PERFT};
 use gpu_movegen::{Position, perft};
 use proptest::prelude::*;
@@ -85,7 +86,12 @@ fn groups_that_meet_more_children_than_reserved_run_again_exactly() {
     let roots = common::random_positions(&[Position::start(), kiwipete()], 10, 30, 11);
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 4)).collect();
     for reserve_moves in [1, 8, 30] {
-        let options = PerftOptions { reserve_moves, counted_at_once: 500, root_group_size: Some(20), ..arena(400) };
+        let options = PerftOptions {
+            reserve_moves: Some(reserve_moves),
+            counted_at_once: 500,
+            root_group_size: Some(20),
+            ..arena(400)
+        };
         let mut gpu = engine(&context, options);
         assert_eq!(counted(&mut gpu, &Position::start(), 5), START_PERFT[4], "reserve {reserve_moves}");
         assert_eq!(gpu.perft(&roots, 4, &mut |_| {}).unwrap(), expected, "reserve {reserve_moves}");
@@ -193,7 +199,7 @@ proptest! {
             arena_positions: Some(arena_positions),
             counted_at_once,
             root_group_size: Some(root_group_size),
-            reserve_moves,
+            reserve_moves: Some(reserve_moves),
             leaf_positions_per_dispatch,
             ..Default::default()
         };

@@ -5,9 +5,12 @@
 mod common;
 
 use common::gpu::{context, run_test_kernel_variant, variants};
-use gpu_movegen::gpu::ShaderVariant;
-use gpu_movegen::gpu::layout::{GpuParameters, GpuPerftParameters, GpuPieceMoves, GpuPosition, GpuPositionMoves};
-use gpu_movegen::gpu::shaders;
+use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::layout::{BatchParameters, PackedPosition, PieceMovesRecord, PositionMovesRecord};
+use gpu_movegen::chess::gpu::shaders;
+use gpu_movegen::gpu::composer::ModuleKind;
+use gpu_movegen::gpu::perft::{self as engine, PerftParameters};
+use gpu_movegen::gpu::reflect::{BindingKind, reflect};
 use gpu_movegen::sliders::{SliderAlgorithm, classical, kogge_stone};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -243,34 +246,32 @@ macro_rules! offsets {
 
 #[test]
 fn wgsl_structs_match_their_rust_twins() {
-    let per_piece = parse("movegen_per_piece");
-    let per_position = parse("movegen_per_position");
-    assert_eq!(
-        struct_layout(&per_piece, "Position"),
-        (size_of::<GpuPosition>() as u32, offsets!(GpuPosition, planes, state, counters))
-    );
-    assert_eq!(
-        struct_layout(&per_piece, "PieceMoves"),
-        (size_of::<GpuPieceMoves>() as u32, offsets!(GpuPieceMoves, destinations, from_square, piece))
-    );
-    assert_eq!(
-        struct_layout(&per_position, "PositionMoves"),
-        (
-            size_of::<GpuPositionMoves>() as u32,
-            offsets!(GpuPositionMoves, destinations, en_passant_from, move_count, castling)
-        )
-    );
+    let per_piece = parse("per_piece");
+    let per_position = parse("per_position");
     let perft = parse("perft");
+    for module in [&per_piece, &per_position, &perft] {
+        assert_eq!(
+            struct_layout(module, "PackedPosition"),
+            (size_of::<PackedPosition>() as u32, offsets!(PackedPosition, planes, state, counters))
+        );
+    }
     assert_eq!(
-        struct_layout(&perft, "Position"),
-        (size_of::<GpuPosition>() as u32, offsets!(GpuPosition, planes, state, counters))
+        struct_layout(&per_piece, "PieceMovesRecord"),
+        (size_of::<PieceMovesRecord>() as u32, offsets!(PieceMovesRecord, destinations, from_square, piece))
+    );
+    assert_eq!(
+        struct_layout(&per_position, "PositionMovesRecord"),
+        (
+            size_of::<PositionMovesRecord>() as u32,
+            offsets!(PositionMovesRecord, destinations, en_passant_from, move_count, castling)
+        )
     );
     assert_eq!(
         struct_layout(&perft, "PerftParameters"),
         (
-            size_of::<GpuPerftParameters>() as u32,
+            size_of::<PerftParameters>() as u32,
             offsets!(
-                GpuPerftParameters,
+                PerftParameters,
                 start,
                 count,
                 output_start,
@@ -284,43 +285,106 @@ fn wgsl_structs_match_their_rust_twins() {
     );
     for module in [&per_piece, &per_position] {
         assert_eq!(
-            struct_layout(module, "Parameters"),
+            struct_layout(module, "BatchParameters"),
             (
-                size_of::<GpuParameters>() as u32,
-                offsets!(GpuParameters, position_count, reserved_0, reserved_1, reserved_2)
+                size_of::<BatchParameters>() as u32,
+                offsets!(BatchParameters, position_count, reserved_0, reserved_1, reserved_2)
             )
         );
     }
 }
 
+/// The value of the WGSL constant `name` in a parsed module.
+fn constant(module: &naga::Module, name: &str) -> u32 {
+    let (_, constant) = module
+        .constants
+        .iter()
+        .find(|(_, constant)| constant.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no constant {name}"));
+    match module.global_expressions[constant.init] {
+        naga::Expression::Literal(naga::Literal::U32(value)) => value,
+        ref other => panic!("{name} is {other:?}"),
+    }
+}
+
+/// The constants the host and the kernels share come from Rust, and the
+/// workgroup sizes the host dispatches with are the ones the WGSL declares.
 #[test]
-fn every_stage_validates_and_has_a_header() {
+fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
+    let perft = parse("perft");
+    for (name, value) in [
+        ("POSITION_WORKGROUP", engine::POSITION_WORKGROUP),
+        ("SCAN_BLOCK", engine::SCAN_BLOCK),
+        ("FAULT_INVALID_POSITION", engine::FAULT_INVALID_POSITION),
+        ("FAULT_ARENA_OVERFLOW", engine::FAULT_ARENA_OVERFLOW),
+        ("TABLE_MAGIC_ATTACKS", shaders::TABLE_OFFSETS.magic_attacks),
+        ("TABLE_BETWEEN", shaders::TABLE_OFFSETS.between),
+    ] {
+        assert_eq!(constant(&perft, name), value, "{name}");
+    }
+    let reflected = reflect(shaders::compose_variant("perft", ShaderVariant::default(), &[]).unwrap()).unwrap();
+    let sizes: Vec<(String, [u32; 3])> =
+        reflected.entry_points.iter().map(|entry| (entry.name.clone(), entry.workgroup_size)).collect();
+    for (name, size) in [
+        ("count_moves", engine::POSITION_WORKGROUP),
+        ("expand", engine::POSITION_WORKGROUP),
+        ("count_leaves", engine::POSITION_WORKGROUP),
+        ("count_leaves_fused", engine::POSITION_WORKGROUP),
+        ("scan_blocks", engine::SCAN_BLOCK),
+        ("add_block_sums", engine::SCAN_BLOCK),
+    ] {
+        assert!(sizes.contains(&(name.to_owned(), [size, 1, 1])), "{name}: {sizes:?}");
+    }
+    // The bind-group layout the engine builds is the one the WGSL declares.
+    let bindings: Vec<(u32, BindingKind)> =
+        reflected.bindings.iter().map(|binding| (binding.binding, binding.kind)).collect();
+    assert_eq!(
+        bindings,
+        [
+            (0, BindingKind::Storage { read_only: true }),
+            (1, BindingKind::Storage { read_only: false }),
+            (2, BindingKind::Storage { read_only: false }),
+            (3, BindingKind::Storage { read_only: false }),
+            (5, BindingKind::Storage { read_only: false }),
+            (6, BindingKind::Storage { read_only: false }),
+            (7, BindingKind::Uniform),
+        ]
+    );
+}
+
+#[test]
+fn every_kernel_validates_and_every_module_has_a_header() {
     for slider in SliderAlgorithm::ALL {
         for native_u64 in [false, true] {
             let variant = ShaderVariant { slider, native_u64 };
             let capabilities =
                 if native_u64 { naga::valid::Capabilities::SHADER_INT64 } else { naga::valid::Capabilities::empty() };
-            for stage in shaders::STAGES {
-                let module = parse_variant(stage.module, variant);
+            for module in shaders::modules().filter(|module| module.kind == ModuleKind::Kernels) {
+                let parsed = parse_variant(module.name, variant);
                 naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
-                    .validate(&module)
+                    .validate(&parsed)
                     .unwrap_or_else(|error| {
-                        panic!("{} ({}) does not validate: {error:?}", stage.module, variant.name())
+                        panic!("{} ({}) does not validate: {error:?}", module.name, variant.name())
                     });
-                let entry =
-                    module.entry_points.iter().find(|entry| entry.name == stage.entry_point).expect("entry point");
-                assert_eq!(entry.workgroup_size, [stage.workgroup_size, 1, 1], "{}", stage.entry_point);
+                assert!(!parsed.entry_points.is_empty(), "{}", module.name);
             }
         }
     }
-    for (name, source) in shaders::MODULES {
-        let header = source.lines().take_while(|line| line.starts_with("//")).collect::<Vec<_>>().join("\n");
-        assert!(header.starts_with(&format!("// {name}.wgsl")), "{name}.wgsl must open with its name");
+    let mut kernels = 0;
+    for module in shaders::modules() {
+        // The header names the file as it lies in its game's folder.
+        let file = module.path.split_once('/').expect("game/file").1;
+        let header = module.source.lines().take_while(|line| line.starts_with("//")).collect::<Vec<_>>().join("\n");
+        assert!(header.starts_with(&format!("// {file} ")), "{} must open with its name", module.path);
         assert!(
             header.contains("Reads:") && header.contains("Writes:"),
-            "{name}.wgsl header must say what it reads and writes"
+            "{} header must say what it reads and writes",
+            module.path
         );
+        assert_eq!(module.path.contains("/kernels/"), module.kind == ModuleKind::Kernels, "{}", module.path);
+        kernels += usize::from(module.kind == ModuleKind::Kernels);
     }
+    assert_eq!(kernels, 3);
 }
 
 #[test]

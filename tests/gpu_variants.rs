@@ -7,7 +7,7 @@ mod common;
 use common::gpu::{context, variants};
 use common::{EDGE_CASES, PERFT_SUITE, suite};
 use gpu_movegen::Position;
-use gpu_movegen::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
+use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 
 /// Published counts up to this size, per variant (twelve variants on lavapipe).
 const MAX_NODES: u64 = 100_000;

@@ -9,7 +9,7 @@ mod common;
 use std::process::Command;
 
 use common::gpu::context;
-use gpu_movegen::gpu::{GpuPerft, Kernel, MoveGenerator, PositionMoves};
+use gpu_movegen::chess::gpu::{GpuPerft, Kernel, MoveGenerator, PositionMoves};
 use gpu_movegen::{FenError, MAX_LEGAL_MOVES, Position, perft};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};

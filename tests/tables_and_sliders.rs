@@ -1,4 +1,4 @@
-//! The attack tables against the seed's published values, and the three
+//! The attack tables against the values printed in the vectorised Kogge-Stone article, and the three
 //! slider implementations (Kogge-Stone twin, magic, classical ray walk)
 //! against each other.
 
@@ -7,9 +7,9 @@ use gpu_movegen::tables;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const SEED_TABLES: &str = include_str!("data/seed_002_tables.txt");
+const SEED_TABLES: &str = include_str!("data/kogge_stone_tables.txt");
 
-/// The values under `[name]` in tests/data/seed_002_tables.txt.
+/// The values under `[name]` in tests/data/kogge_stone_tables.txt.
 fn seed_section(name: &str) -> Vec<u64> {
     let header = format!("[{name}]");
     let start = SEED_TABLES.find(&header).unwrap_or_else(|| panic!("no section {header}")) + header.len();

@@ -2,9 +2,11 @@
 //! the CPU with the same seeds, move order and rules, so that the two give
 //! bit-identical results. Shared by examples/gpu_search/main.rs and the tests.
 
-use gpu_movegen::gpu::embed::{self, EmbedOptions, ShaderRandom};
-use gpu_movegen::gpu::layout::GpuPosition;
-use gpu_movegen::gpu::{GpuContext, GpuError, ShaderVariant};
+use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::embed::{self, EmbedOptions, ShaderRandom};
+use gpu_movegen::chess::gpu::layout::PackedPosition;
+use gpu_movegen::gpu::resources::read_buffer;
+use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::{Color, Move, Piece, Position};
 
 pub const SEARCH_SHADER: &str = include_str!("search.wgsl");
@@ -213,12 +215,12 @@ impl GpuSearch {
     fn run(
         &self,
         pipeline: &wgpu::ComputePipeline,
-        positions: &[GpuPosition],
+        positions: &[PackedPosition],
         parameters: SearchParameters,
         invocations: u32,
         result_words: u32,
         inputs: Inputs<'_>,
-    ) -> Result<(Vec<u32>, Vec<GpuPosition>), GpuError> {
+    ) -> Result<(Vec<u32>, Vec<PackedPosition>), GpuError> {
         use wgpu::util::DeviceExt as _;
         let (device, queue) = (&self.context.device, &self.context.queue);
         // Storage bindings may not be empty: pad every input to at least one element.
@@ -231,15 +233,7 @@ impl GpuSearch {
                 usage: wgpu::BufferUsages::STORAGE | extra,
             })
         };
-        let staging_for = |buffer: &wgpu::Buffer| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("staging"),
-                size: buffer.size(),
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        let (results_staging, level_staging) = self.context.scoped(|| {
+        let (results, next_level) = self.context.scoped(|| {
             let positions_buffer = storage("positions", bytemuck::cast_slice(positions), wgpu::BufferUsages::empty());
             let parameters_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("search parameters"),
@@ -247,7 +241,7 @@ impl GpuSearch {
                 usage: wgpu::BufferUsages::UNIFORM,
             });
             let results = storage("results", &vec![0; result_words as usize * 4], wgpu::BufferUsages::COPY_SRC);
-            let level_bytes = vec![0; inputs.next_level_size as usize * size_of::<GpuPosition>()];
+            let level_bytes = vec![0; inputs.next_level_size as usize * size_of::<PackedPosition>()];
             let next_level = storage("next level", &level_bytes, wgpu::BufferUsages::COPY_SRC);
             let offsets = storage("offsets", bytemuck::cast_slice(inputs.offsets), wgpu::BufferUsages::empty());
             let child_scores =
@@ -276,34 +270,12 @@ impl GpuSearch {
                 pass.set_bind_group(1, &self.tables_bind_group, &[]);
                 pass.dispatch_workgroups(x, y, 1);
             }
-            let results_staging = staging_for(&results);
-            let level_staging = staging_for(&next_level);
-            encoder.copy_buffer_to_buffer(&results, 0, &results_staging, 0, results.size());
-            encoder.copy_buffer_to_buffer(&next_level, 0, &level_staging, 0, next_level.size());
             queue.submit([encoder.finish()]);
-            (results_staging, level_staging)
+            (results, next_level)
         })?;
-        let results: Vec<u32> = self.read(&results_staging)?;
-        let level: Vec<GpuPosition> = self.read(&level_staging)?;
+        let results: Vec<u32> = read_buffer(&self.context, &results, 0, results.size())?;
+        let level: Vec<PackedPosition> = read_buffer(&self.context, &next_level, 0, next_level.size())?;
         Ok((results[..result_words as usize].to_vec(), level[..inputs.next_level_size as usize].to_vec()))
-    }
-
-    fn read<T: bytemuck::Pod>(&self, staging: &wgpu::Buffer) -> Result<Vec<T>, GpuError> {
-        let slice = staging.slice(..);
-        let (sender, receiver) = futures_intrusive::channel::shared::oneshot_channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            let _ = sender.send(result);
-        });
-        self.context.wait()?;
-        match pollster::block_on(receiver.receive()) {
-            Some(Ok(())) => {}
-            other => return Err(GpuError::Readback(format!("{other:?}"))),
-        }
-        let values = bytemuck::pod_collect_to_vec(
-            &slice.get_mapped_range().map_err(|error| GpuError::Readback(error.to_string()))?,
-        );
-        staging.unmap();
-        Ok(values)
     }
 
     pub fn playouts(&self, roots: &[Position], settings: &PlayoutSettings) -> Result<Vec<Playout>, GpuError> {
@@ -315,7 +287,7 @@ impl GpuSearch {
             ply_cap: settings.ply_cap,
             ..Default::default()
         };
-        let positions: Vec<GpuPosition> = roots.iter().map(GpuPosition::from).collect();
+        let positions: Vec<PackedPosition> = roots.iter().map(PackedPosition::from).collect();
         let (words, _) = self.run(&self.playouts, &positions, parameters, count, count, Inputs::default())?;
         words
             .iter()
@@ -333,7 +305,7 @@ impl GpuSearch {
         let parameters =
             |count: usize, ply: u32| SearchParameters { root_count: count as u32, depth: ply, ..Default::default() };
         // Down: every level of the tree, with each level's child offsets.
-        let mut levels: Vec<Vec<GpuPosition>> = vec![roots.iter().map(GpuPosition::from).collect()];
+        let mut levels: Vec<Vec<PackedPosition>> = vec![roots.iter().map(PackedPosition::from).collect()];
         let mut level_offsets: Vec<Vec<u32>> = Vec::new();
         for ply in 0..depth {
             let level = &levels[ply as usize];

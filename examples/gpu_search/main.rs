@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use experiment::{GpuSearch, Outcome, PlayoutSettings, cpu_negamax, cpu_playouts};
-use gpu_movegen::gpu::{GpuContext, ShaderVariant};
+use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::{Position, random_play};
 
 #[derive(Parser)]

@@ -26,7 +26,7 @@ struct SearchParameters {
     reserved_2: u32,
 }
 
-@group(0) @binding(0) var<storage, read> roots: array<Position>;
+@group(0) @binding(0) var<storage, read> roots: array<PackedPosition>;
 @group(0) @binding(1) var<uniform> parameters: SearchParameters;
 @group(0) @binding(2) var<storage, read_write> results: array<u32>;
 
@@ -52,7 +52,7 @@ fn playouts(
         return;
     }
     var random = random_seed(parameters.seed, index);
-    var board = chess_board(roots[index / parameters.playouts_per_root]);
+    var board = chess_unpack(roots[index / parameters.playouts_per_root]);
     var plies = 0u;
     var result = RESULT_PLY_CAP;
     loop {
@@ -87,7 +87,7 @@ const MATE: i32 = 100000;
 const INFINITY: i32 = 1000000;
 
 // Material from the side to move's point of view, in centipawns.
-fn material(board: Board) -> i32 {
+fn material(board: Position) -> i32 {
     let white = board.white;
     var score = 0;
     score += 100 * (i32(bitboard_count(board.pawns & white)) - i32(bitboard_count(board.pawns & board.black)));
@@ -99,11 +99,11 @@ fn material(board: Board) -> i32 {
 }
 
 // A position with no moves: mated (worse the sooner) or stalemate.
-fn terminal_score(board: Board, ply: u32) -> i32 {
+fn terminal_score(board: Position, ply: u32) -> i32 {
     return select(0, -(MATE - i32(ply)), chess_in_check(board));
 }
 
-fn leaf_score(board: Board, ply: u32) -> i32 {
+fn leaf_score(board: Position, ply: u32) -> i32 {
     if chess_count_legal(board) == 0u {
         return terminal_score(board, ply);
     }
@@ -118,7 +118,7 @@ fn leaf_score(board: Board, ply: u32) -> i32 {
 // (A recursive-style search, one invocation walking the whole tree through
 // nested calls, gave wrong answers on lavapipe for deep call chains.)
 
-@group(0) @binding(3) var<storage, read_write> next_level: array<Position>;
+@group(0) @binding(3) var<storage, read_write> next_level: array<PackedPosition>;
 @group(0) @binding(4) var<storage, read> offsets: array<u32>;
 @group(0) @binding(5) var<storage, read> child_scores: array<u32>;
 
@@ -132,7 +132,7 @@ fn count_children(
     if index >= parameters.root_count {
         return;
     }
-    results[index] = chess_count_legal(chess_board(roots[index]));
+    results[index] = chess_count_legal(chess_unpack(roots[index]));
 }
 
 // Children of position i go to next_level[offsets[i]..offsets[i + 1]], in the library's move order.
@@ -146,7 +146,7 @@ fn expand_children(
     if index >= parameters.root_count {
         return;
     }
-    let board = chess_board(roots[index]);
+    let board = chess_unpack(roots[index]);
     var iterator = chess_moves_begin(board);
     var output = offsets[index];
     loop {
@@ -154,7 +154,7 @@ fn expand_children(
         if mv == CHESS_NO_MOVE {
             break;
         }
-        next_level[output] = chess_position(chess_make_move(board, mv));
+        next_level[output] = chess_pack(chess_make_move(board, mv));
         output += 1u;
     }
 }
@@ -170,7 +170,7 @@ fn evaluate_leaves(
     if index >= parameters.root_count {
         return;
     }
-    results[2u * index] = bitcast<u32>(leaf_score(chess_board(roots[index]), parameters.depth));
+    results[2u * index] = bitcast<u32>(leaf_score(chess_unpack(roots[index]), parameters.depth));
     results[2u * index + 1u] = CHESS_NO_MOVE;
 }
 
@@ -185,7 +185,7 @@ fn reduce_level(
     if index >= parameters.root_count {
         return;
     }
-    let board = chess_board(roots[index]);
+    let board = chess_unpack(roots[index]);
     let first = offsets[index];
     let end = offsets[index + 1u];
     var best = -INFINITY;

@@ -3,48 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-/// Everything that can go wrong on the GPU side. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum GpuError {
-    #[error(
-        "no GPU adapter found{detail}. Install a Vulkan driver: your GPU vendor's, or on a headless Linux \
-         machine Mesa's software driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1)"
-    )]
-    NoAdapter { detail: String },
-    #[error("WGPU_ADAPTER_NAME='{wanted}' matches none of the adapters: {available}")]
-    AdapterNotFound { wanted: String, available: String },
-    #[error("the adapter '{adapter}' refused a device: {reason}")]
-    RequestDevice { adapter: String, reason: String },
-    #[error("the GPU device was lost ({reason}); results of the interrupted work were discarded")]
-    DeviceLost { reason: String },
-    #[error("GPU validation error (a bug in this crate; please report it): {0}")]
-    Validation(String),
-    #[error("the GPU device's limits are too small: {0}")]
-    Limits(String),
-    #[error("the GPU ran out of memory: {0}. Use smaller batches")]
-    OutOfMemory(String),
-    #[error("GPU internal error: {0}")]
-    Internal(String),
-    #[error("reading results back from the GPU failed: {0}")]
-    Readback(String),
-    #[error("a GPU kernel reported a fault: {0}")]
-    ShaderFault(String),
-    #[error("{0}")]
-    Compose(#[from] super::shaders::ComposeError),
-    #[error("WGSL error in the composed shader:\n{0}")]
-    Shader(String),
-}
-
-impl From<wgpu::Error> for GpuError {
-    fn from(error: wgpu::Error) -> Self {
-        match error {
-            wgpu::Error::OutOfMemory { .. } => GpuError::OutOfMemory(error.to_string()),
-            wgpu::Error::Validation { description, .. } => GpuError::Validation(description),
-            wgpu::Error::Internal { description, .. } => GpuError::Internal(description),
-        }
-    }
-}
+pub use super::error::GpuError;
 
 /// One line about an adapter: name, backend, device type, driver.
 pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {

@@ -1,15 +1,19 @@
-//! The GPU side: context and errors, the WGSL twins of the data layouts,
-//! the shader sources, and batched move generation.
+//! The game-independent GPU runtime: adapter and device (`context`), errors,
+//! the WGSL composer, buffers with the one readback helper and the batched
+//! dispatch helper (`resources`), naga reflection of composed modules
+//! (`reflect`), the shaders' random generator's CPU twin (`random`), and the
+//! breadth-first perft engine every game plugs its kernels into (`perft`).
+//! Each game's kernels and their Rust twins live in that game's `gpu` module
+//! (for chess, `crate::chess::gpu`).
 
+pub mod composer;
 pub mod context;
-pub mod embed;
-pub mod layout;
-pub mod movegen;
+pub mod error;
 pub mod perft;
-mod resources;
-pub mod shaders;
+pub mod random;
+pub mod reflect;
+pub mod resources;
 
-pub use context::{GpuContext, GpuError, list_adapters};
-pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
-pub use perft::{GpuPerft, PerftOptions, PerftStatistics};
-pub use shaders::{Int64Mode, ShaderVariant};
+pub use context::{GpuContext, list_adapters};
+pub use error::GpuError;
+pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};

@@ -2,8 +2,10 @@
 //! fails with the reason (CI installs Mesa's software Vulkan driver).
 #![allow(dead_code)]
 
-use gpu_movegen::gpu::{GpuContext, ShaderVariant, shaders};
-use wgpu::util::DeviceExt as _;
+use gpu_movegen::chess::gpu::{ShaderVariant, shaders};
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::reflect::reflect;
+use gpu_movegen::gpu::resources::{bind_group, buffer, buffer_with, record_dispatch};
 
 pub fn context() -> GpuContext {
     match GpuContext::new() {
@@ -47,84 +49,22 @@ pub fn run_test_kernel_variant(
     let source = shaders::compose_variant("test_module", variant, &[("test_module", module_source)])
         .expect("test module composes");
     let device = &context.device;
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("test module"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    // An explicit layout, so bindings the kernel does not touch are still accepted.
-    let entry = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("test kernel"),
-        entries: &[entry(0, true), entry(1, true), entry(2, false)],
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("test kernel"),
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry_point),
-        layout: Some(&pipeline_layout),
-        module: &module,
-        entry_point: Some(entry_point),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let tables = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("tables"),
-        contents: bytemuck::cast_slice(&shaders::attack_table_data()),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let input_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("input"),
-        contents: bytemuck::cast_slice(input),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
+    let reflected = reflect(source).expect("test module parses");
+    let kernels = reflected.kernels(device, "test kernel");
+    let tables = buffer_with(device, "tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
+    let input_buffer = buffer_with(device, "input", input, wgpu::BufferUsages::STORAGE);
     let size = (output_words * 4) as u64;
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("output"),
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("staging"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: tables.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: input_buffer.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
-        ],
-    });
+    let output = buffer(device, "output", size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+    // Bind what the module declares: a kernel that imports no tables has no binding 0.
+    let buffers: Vec<(u32, &wgpu::Buffer)> = [(0, &tables), (1, &input_buffer), (2, &output)]
+        .into_iter()
+        .filter(|(binding, _)| reflected.bindings.iter().any(|declared| declared.binding == *binding))
+        .collect();
+    let bind_group = bind_group(device, "test kernel", &kernels.layout, &buffers);
     let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(invocations.div_ceil(64), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, size);
+    record_dispatch(&mut encoder, kernels.pipeline(entry_point), &bind_group, invocations, 64, 65_535);
     context.queue.submit([encoder.finish()]);
-    let slice = staging.slice(..);
-    slice.map_async(wgpu::MapMode::Read, |result| result.expect("map"));
-    context.wait().expect("GPU work finishes");
-    let words = bytemuck::cast_slice(&slice.get_mapped_range().expect("mapped")).to_vec();
-    staging.unmap();
+    let words = gpu_movegen::gpu::resources::read_buffer(context, &output, 0, size).expect("readback");
     context.check_health().expect("no GPU errors");
     words
 }

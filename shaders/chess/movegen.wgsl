@@ -1,0 +1,476 @@
+// movegen.wgsl — legal and OpenCL-style pseudo-legal move generation for one position.
+//
+// Reads: the attack tables (tables.wgsl). Writes: nothing. Library only;
+// every chess kernel (kernels/*.wgsl) and the public library (chess.wgsl)
+// call it. Sliding attacks come from the `sliders` module, one of the
+// sliders/*.wgsl files chosen when the pipeline is created; the pseudo-legal
+// body keeps the OpenCL generator's own Kogge-Stone fill. Legal generation
+// follows the CPU reference (src/chess/movegen.rs): checkers, pinned pieces
+// and a check-evasion destination mask computed once, castling through
+// unattacked squares, and en passant played out to catch discovered checks.
+// Legal moves are enumerated in one place, the piece and move walks at the
+// end of this file, which every kernel and the library use.
+
+#import bitboard
+#import kogge_stone
+#import tables
+#import position
+#import sliders
+
+fn slider_attacks(piece: u32, square: u32, occupied: Bitboard) -> Bitboard {
+    if piece == PIECE_BISHOP {
+        return slider_bishop_attacks(square, occupied);
+    }
+    if piece == PIECE_ROOK {
+        return slider_rook_attacks(square, occupied);
+    }
+    return slider_queen_attacks(square, occupied);
+}
+
+// The pieces of colour `by` attacking `square`, with `occupied` as blockers.
+fn attackers_to(board: Position, square: u32, by: u32, occupied: Bitboard) -> Bitboard {
+    // One queen evaluation serves both: its diagonal part is the bishop's attacks.
+    let queen = slider_queen_attacks(square, occupied);
+    let diagonal = queen & table_bishop_rays(square) & (board.bishops | board.queens);
+    let straight = queen & table_rook_rays(square) & (board.rooks | board.queens);
+    let pawns = table_pawn_attacks(1u - by, square) & board.pawns;
+    let knights = table_knight_attacks(square) & board.knights;
+    let kings = table_king_attacks(square) & board.kings;
+    return (diagonal | straight | pawns | knights | kings) & position_color(board, by);
+}
+
+fn is_attacked(board: Position, square: u32, by: u32, occupied: Bitboard) -> bool {
+    return !bitboard_is_empty(attackers_to(board, square, by, occupied));
+}
+
+struct MoveContext {
+    us: u32,
+    ours: Bitboard,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    king: u32,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    // Destinations that answer a single check; any non-own square otherwise.
+    destination_mask: Bitboard,
+}
+
+// `king` is NO_SQUARE when the side to move has no king (an invalid input).
+fn make_context(board: Position) -> MoveContext {
+    var context: MoveContext;
+    context.us = board.side_to_move;
+    let them = 1u - context.us;
+    context.ours = position_color(board, context.us);
+    context.theirs = position_color(board, them);
+    context.occupied = context.ours | context.theirs;
+    context.king = bitboard_first(board.kings & context.ours);
+    if context.king == NO_SQUARE {
+        return context;
+    }
+    context.checkers = attackers_to(board, context.king, them, context.occupied);
+
+    let snipers = ((table_rook_rays(context.king) & (board.rooks | board.queens))
+        | (table_bishop_rays(context.king) & (board.bishops | board.queens))) & context.theirs;
+    var remaining = snipers;
+    var pinned = BITBOARD_EMPTY;
+    while !bitboard_is_empty(remaining) {
+        let sniper = bitboard_first(remaining);
+        remaining = bitboard_without_first(remaining);
+        let blockers = table_between(context.king, sniper) & context.occupied;
+        if bitboard_count(blockers) == 1u {
+            pinned = pinned | (blockers & context.ours);
+        }
+    }
+    context.pinned = pinned;
+
+    if bitboard_is_empty(context.checkers) {
+        context.destination_mask = ~context.ours;
+    } else {
+        let checker = bitboard_first(context.checkers);
+        context.destination_mask = table_between(context.king, checker) | context.checkers;
+    }
+    return context;
+}
+
+fn castling_destinations(board: Position, context: MoveContext) -> Bitboard {
+    let them = 1u - context.us;
+    let base = select(0u, 56u, context.us == BLACK);
+    let king_side = select(CASTLE_WHITE_KING_SIDE, CASTLE_BLACK_KING_SIDE, context.us == BLACK);
+    let queen_side = select(CASTLE_WHITE_QUEEN_SIDE, CASTLE_BLACK_QUEEN_SIDE, context.us == BLACK);
+    var destinations = BITBOARD_EMPTY;
+    if (board.castling & king_side) != 0u {
+        let path = bitboard_from_square(base + 5u) | bitboard_from_square(base + 6u);
+        if bitboard_is_empty(path & context.occupied)
+            && !is_attacked(board, base + 5u, them, context.occupied)
+            && !is_attacked(board, base + 6u, them, context.occupied) {
+            destinations = destinations | bitboard_from_square(base + 6u);
+        }
+    }
+    if (board.castling & queen_side) != 0u {
+        let path = bitboard_from_square(base + 1u) | bitboard_from_square(base + 2u) | bitboard_from_square(base + 3u);
+        if bitboard_is_empty(path & context.occupied)
+            && !is_attacked(board, base + 3u, them, context.occupied)
+            && !is_attacked(board, base + 2u, them, context.occupied) {
+            destinations = destinations | bitboard_from_square(base + 2u);
+        }
+    }
+    return destinations;
+}
+
+fn king_destinations(board: Position, context: MoveContext) -> Bitboard {
+    let them = 1u - context.us;
+    // The king must not hide behind itself from a slider.
+    let without_king = context.occupied & ~bitboard_from_square(context.king);
+    var candidates = table_king_attacks(context.king) & ~context.ours;
+    var safe = BITBOARD_EMPTY;
+    while !bitboard_is_empty(candidates) {
+        let square = bitboard_first(candidates);
+        candidates = bitboard_without_first(candidates);
+        if !is_attacked(board, square, them, without_king) {
+            safe = safe | bitboard_from_square(square);
+        }
+    }
+    if bitboard_is_empty(context.checkers) {
+        safe = safe | castling_destinations(board, context);
+    }
+    return safe;
+}
+
+// En passant is played out: it can uncover a slider on the king's rank (both
+// pawns leave it) or diagonal, and it can remove a checking pawn.
+fn en_passant_is_legal(board: Position, context: MoveContext, from_square: u32, to_square: u32) -> bool {
+    let victim = bitboard_from_square((from_square & 56u) | (to_square & 7u));
+    let occupied = context.occupied ^ bitboard_from_square(from_square) ^ bitboard_from_square(to_square) ^ victim;
+    let attackers = attackers_to(board, context.king, 1u - context.us, occupied) & ~victim;
+    return bitboard_is_empty(attackers);
+}
+
+fn pawn_destinations(board: Position, context: MoveContext, from_square: u32) -> Bitboard {
+    let from_bit = bitboard_from_square(from_square);
+    let single = select(bitboard_shift_left(from_bit, 8u), bitboard_shift_right(from_bit, 8u), context.us == BLACK);
+    var pushes = BITBOARD_EMPTY;
+    // The table holds the single and double step; both need the single-step square empty.
+    if bitboard_is_empty(single & context.occupied) {
+        pushes = table_pawn_pushes(context.us, from_square) & ~context.occupied;
+    }
+    let captures = table_pawn_attacks(context.us, from_square) & context.theirs;
+    var destinations = (pushes | captures) & context.destination_mask;
+    if bitboard_contains(context.pinned, from_square) {
+        destinations = destinations & table_line(context.king, from_square);
+    }
+    let en_passant = board.en_passant;
+    if en_passant != NO_SQUARE && bitboard_contains(table_pawn_attacks(context.us, from_square), en_passant) {
+        if en_passant_is_legal(board, context, from_square, en_passant) {
+            destinations = destinations | bitboard_from_square(en_passant);
+        }
+    }
+    return destinations;
+}
+
+// The legal destinations of the side to move's piece `piece` on `square`.
+fn legal_destinations(board: Position, context: MoveContext, piece: u32, square: u32) -> Bitboard {
+    if piece == PIECE_KING {
+        return king_destinations(board, context);
+    }
+    // In double check only the king moves.
+    if bitboard_has_several(context.checkers) {
+        return BITBOARD_EMPTY;
+    }
+    if piece == PIECE_PAWN {
+        return pawn_destinations(board, context, square);
+    }
+    let pinned = bitboard_contains(context.pinned, square);
+    if piece == PIECE_KNIGHT {
+        return select(table_knight_attacks(square) & context.destination_mask, BITBOARD_EMPTY, pinned);
+    }
+    var destinations = slider_attacks(piece, square, context.occupied) & context.destination_mask;
+    if pinned {
+        destinations = destinations & table_line(context.king, square);
+    }
+    return destinations;
+}
+
+// The number of moves a destination set stands for: promotions count four times.
+fn move_count_of(piece: u32, destinations: Bitboard) -> u32 {
+    var count = bitboard_count(destinations);
+    if piece == PIECE_PAWN {
+        count = count + 3u * bitboard_count(destinations & bitboard_make(0xffu, 0xff000000u));
+    }
+    return count;
+}
+
+// The OpenCL generator's per-piece body: one eight-direction fill from the piece, masked
+// by the piece's attack table. Pieces of the side to move get captures and
+// quiet moves (pawn pushes from the push table, blocked by the fill); the
+// other side's pieces get their attack sets. No castling, en passant,
+// promotion or legality, exactly as the OpenCL generator.
+fn kogge_stone_pseudo_legal_destinations(board: Position, square: u32) -> Bitboard {
+    let piece = position_piece_on(board, square);
+    if piece == PIECE_NONE {
+        return BITBOARD_EMPTY;
+    }
+    let stm = board.side_to_move;
+    let color = select(WHITE, BLACK, bitboard_contains(board.black, square));
+    let occupied = position_occupied(board);
+    var fill = kogge_stone_queen_attacks(bitboard_from_square(square), ~occupied);
+    if piece == PIECE_KNIGHT {
+        fill = BITBOARD_FULL;
+    }
+    var mask: Bitboard;
+    switch piece {
+        case PIECE_PAWN: { mask = table_pawn_attacks(color, square); }
+        case PIECE_KNIGHT: { mask = table_knight_attacks(square); }
+        case PIECE_BISHOP: { mask = table_bishop_rays(square); }
+        case PIECE_ROOK: { mask = table_rook_rays(square); }
+        case PIECE_QUEEN: { mask = table_queen_rays(square); }
+        default: { mask = table_king_attacks(square); }
+    }
+    if color != stm {
+        return mask & fill;
+    }
+    var moves = mask & fill & position_color(board, 1u - stm);
+    if piece == PIECE_PAWN {
+        mask = table_pawn_pushes(stm, square);
+    }
+    moves = moves | (mask & fill & ~occupied);
+    return moves;
+}
+
+// The number of legal moves (promotions count four times); 0 when the side to
+// move has no king, which the caller reports as a fault.
+fn legal_move_count(board: Position) -> u32 {
+    var count = 0u;
+    var walk = piece_walk_begin(board);
+    for (var step = piece_walk_next(board, &walk); step.from_square != NO_SQUARE; step = piece_walk_next(board, &walk)) {
+        count += move_count_of(step.piece, step.destinations);
+    }
+    return count;
+}
+
+// Castling rights that survive a move from or to `square`.
+fn castling_kept(square: u32) -> u32 {
+    switch square {
+        case 0u: { return 15u & ~CASTLE_WHITE_QUEEN_SIDE; }
+        case 4u: { return 15u & ~(CASTLE_WHITE_KING_SIDE | CASTLE_WHITE_QUEEN_SIDE); }
+        case 7u: { return 15u & ~CASTLE_WHITE_KING_SIDE; }
+        case 56u: { return 15u & ~CASTLE_BLACK_QUEEN_SIDE; }
+        case 60u: { return 15u & ~(CASTLE_BLACK_KING_SIDE | CASTLE_BLACK_QUEEN_SIDE); }
+        case 63u: { return 15u & ~CASTLE_BLACK_KING_SIDE; }
+        default: { return 15u; }
+    }
+}
+
+// Plays a legal move of `piece` from `from_square` to `to_square` (copy-make).
+// `promotion` is the new piece for a pawn reaching the last rank, else
+// PIECE_NONE. Castling is the king's two-square move; a pawn's diagonal move
+// to the en passant square is the en passant capture. CPU twin: Position::play (src/chess/board/position.rs).
+fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: u32, promotion: u32) -> Position {
+    var next = board;
+    let us = board.side_to_move;
+    let them = 1u - us;
+    let from_bit = bitboard_from_square(from_square);
+    let to_bit = bitboard_from_square(to_square);
+    var captured = PIECE_NONE;
+    if bitboard_contains(position_color(board, them), to_square) {
+        captured = position_piece_on(board, to_square);
+        position_toggle(&next, captured, to_bit);
+        position_toggle_color(&next, them, to_bit);
+    }
+    position_toggle(&next, piece, from_bit | to_bit);
+    position_toggle_color(&next, us, from_bit | to_bit);
+
+    if piece == PIECE_PAWN {
+        if to_square == board.en_passant && ((from_square ^ to_square) & 7u) != 0u {
+            let victim = bitboard_from_square((from_square & 56u) | (to_square & 7u));
+            position_toggle(&next, PIECE_PAWN, victim);
+            position_toggle_color(&next, them, victim);
+            captured = PIECE_PAWN;
+        }
+        if promotion != PIECE_NONE {
+            position_toggle(&next, PIECE_PAWN, to_bit);
+            position_toggle(&next, promotion, to_bit);
+        }
+    }
+    let from_file = from_square & 7u;
+    let to_file = to_square & 7u;
+    if piece == PIECE_KING && max(from_file, to_file) - min(from_file, to_file) == 2u {
+        let base = from_square & 56u;
+        let king_side = to_file == 6u;
+        let rook_bits = select(
+            bitboard_from_square(base) | bitboard_from_square(base + 3u),
+            bitboard_from_square(base + 7u) | bitboard_from_square(base + 5u),
+            king_side,
+        );
+        position_toggle(&next, PIECE_ROOK, rook_bits);
+        position_toggle_color(&next, us, rook_bits);
+    }
+
+    next.castling = board.castling & castling_kept(from_square) & castling_kept(to_square);
+    next.en_passant = NO_SQUARE;
+    if piece == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u {
+        next.en_passant = (from_square + to_square) / 2u;
+    }
+    if piece == PIECE_PAWN || captured != PIECE_NONE {
+        next.halfmove_clock = 0u;
+    } else {
+        next.halfmove_clock = min(board.halfmove_clock + 1u, 0xffffu);
+    }
+    if us == BLACK {
+        next.fullmove_number = min(board.fullmove_number + 1u, 0xffffu);
+    }
+    next.side_to_move = them;
+    return next;
+}
+
+// How many moves one destination stands for: 4 for a promotion, else 1.
+fn moves_per_destination(piece: u32, to_square: u32) -> u32 {
+    return select(1u, 4u, piece == PIECE_PAWN && (to_square < 8u || to_square >= 56u));
+}
+
+// ---- The one enumerator of legal moves ----
+// Pieces first: a `PieceWalk` visits the pieces of the side to move (none
+// without a king), each with its legal destinations:
+//     var walk = piece_walk_begin(board);
+//     for (var step = piece_walk_next(board, &walk); step.from_square != NO_SQUARE;
+//          step = piece_walk_next(board, &walk)) { ... }
+// Moves second: a `MoveWalk` visits every legal move in the fixed order (by
+// from-square, then to-square, promotions queen, rook, bishop, knight), the
+// order of Position::legal_moves_in_order on the CPU. Both take the next
+// piece with `next_piece`, which returns its step by value (WGSL cannot pass
+// a pointer to a struct member to a function).
+
+struct PieceStep {
+    // NO_SQUARE when no piece is left.
+    from_square: u32,
+    piece: u32,
+    destinations: Bitboard,
+    // The pieces still to visit.
+    remaining: Bitboard,
+}
+
+fn walk_pieces(context: MoveContext) -> Bitboard {
+    return select(BITBOARD_EMPTY, context.ours, context.king != NO_SQUARE);
+}
+
+struct PieceWalk {
+    context: MoveContext,
+    // Pieces of the side to move not yet visited.
+    pieces: Bitboard,
+}
+
+fn piece_walk_begin(board: Position) -> PieceWalk {
+    let context = make_context(board);
+    return PieceWalk(context, walk_pieces(context));
+}
+
+// The next piece of `board` with its legal destinations (pass the same board every time).
+fn piece_walk_next(board: Position, walk: ptr<function, PieceWalk>) -> PieceStep {
+    let step = next_piece(board, (*walk).context, (*walk).pieces);
+    (*walk).pieces = step.remaining;
+    return step;
+}
+
+fn next_piece(board: Position, context: MoveContext, pieces: Bitboard) -> PieceStep {
+    var step: PieceStep;
+    step.from_square = NO_SQUARE;
+    step.piece = PIECE_NONE;
+    step.destinations = BITBOARD_EMPTY;
+    step.remaining = BITBOARD_EMPTY;
+    if bitboard_is_empty(pieces) {
+        return step;
+    }
+    step.from_square = bitboard_first(pieces);
+    step.remaining = bitboard_without_first(pieces);
+    step.piece = position_piece_on(board, step.from_square);
+    step.destinations = legal_destinations(board, context, step.piece, step.from_square);
+    return step;
+}
+
+// The step's square, when it is a pawn that can capture en passant.
+fn en_passant_origin(board: Position, step: PieceStep) -> Bitboard {
+    let captures = step.piece == PIECE_PAWN && board.en_passant != NO_SQUARE && bitboard_contains(step.destinations, board.en_passant);
+    return select(BITBOARD_EMPTY, bitboard_from_square(step.from_square), captures);
+}
+
+// For the king's step: bit 0 when castling king-side is legal, bit 1 queen-side.
+fn castling_bits(board: Position, context: MoveContext, step: PieceStep) -> u32 {
+    let base = select(0u, 56u, context.us == BLACK);
+    if step.piece != PIECE_KING || step.from_square != base + 4u {
+        return 0u;
+    }
+    return u32(bitboard_contains(step.destinations, base + 6u)) | (u32(bitboard_contains(step.destinations, base + 2u)) << 1u);
+}
+
+struct MoveWalk {
+    context: MoveContext,
+    // Pieces of the side to move not yet visited.
+    pieces: Bitboard,
+    from_square: u32,
+    piece: u32,
+    // Destinations of the current piece not yet visited.
+    destinations: Bitboard,
+    to_square: u32,
+    // Promotion moves left at the current destination (3, 2, 1), or 0.
+    promotions_left: u32,
+}
+
+struct MoveStep {
+    // NO_SQUARE when the walk is over.
+    from_square: u32,
+    to_square: u32,
+    piece: u32,
+    // The promotion piece, or PIECE_NONE.
+    promotion: u32,
+}
+
+fn move_walk_begin(board: Position) -> MoveWalk {
+    var walk: MoveWalk;
+    walk.context = make_context(board);
+    walk.pieces = walk_pieces(walk.context);
+    walk.from_square = NO_SQUARE;
+    walk.piece = PIECE_NONE;
+    walk.destinations = BITBOARD_EMPTY;
+    walk.to_square = NO_SQUARE;
+    walk.promotions_left = 0u;
+    return walk;
+}
+
+fn move_step(from_square: u32, to_square: u32, piece: u32, promotion: u32) -> MoveStep {
+    return MoveStep(from_square, to_square, piece, promotion);
+}
+
+// The next legal move of `board` (pass the same board every time).
+fn move_walk_next(board: Position, walk: ptr<function, MoveWalk>) -> MoveStep {
+    if (*walk).promotions_left > 0u {
+        let k = 4u - (*walk).promotions_left;
+        (*walk).promotions_left -= 1u;
+        return move_step((*walk).from_square, (*walk).to_square, PIECE_PAWN, PIECE_QUEEN - k);
+    }
+    // Advance to the next piece that has destinations, or run out of pieces.
+    loop {
+        if !bitboard_is_empty((*walk).destinations) || bitboard_is_empty((*walk).pieces) {
+            break;
+        }
+        let step = next_piece(board, (*walk).context, (*walk).pieces);
+        (*walk).pieces = step.remaining;
+        (*walk).from_square = step.from_square;
+        (*walk).piece = step.piece;
+        (*walk).destinations = step.destinations;
+    }
+    if bitboard_is_empty((*walk).destinations) {
+        return move_step(NO_SQUARE, NO_SQUARE, PIECE_NONE, PIECE_NONE);
+    }
+    let to_square = bitboard_first((*walk).destinations);
+    (*walk).destinations = bitboard_without_first((*walk).destinations);
+    (*walk).to_square = to_square;
+    if moves_per_destination((*walk).piece, to_square) == 4u {
+        (*walk).promotions_left = 3u;
+        return move_step((*walk).from_square, to_square, PIECE_PAWN, PIECE_QUEEN);
+    }
+    return move_step((*walk).from_square, to_square, (*walk).piece, PIECE_NONE);
+}
+
+// The position after a step of a walk.
+fn play_step(board: Position, step: MoveStep) -> Position {
+    return position_make_move(board, step.from_square, step.to_square, step.piece, step.promotion);
+}

@@ -1,0 +1,46 @@
+// sliders/dumb7fill.wgsl — slider attacks by Dumb7Fill.
+//
+// Reads: the ray tables (tables.wgsl). Writes: nothing. Library only: the
+// `sliders` interface. The Kogge-Stone lanes and wrap masks, filled by seven
+// plain steps instead of three doubling ones. CPU twin: src/sliders/dumb7fill.rs.
+
+#import bitboard
+#import kogge_stone
+#import tables
+
+fn dumb7fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+    let wraps = kogge_stone_left_wraps();
+    let propagator = lanes_and(lanes_splat(empty), wraps);
+    var flood = lanes_splat(sliders);
+    for (var step = 0u; step < 6u; step++) {
+        flood = lanes_or(flood, lanes_and(propagator, lanes_shift_left(flood, KOGGE_STONE_SHIFTS)));
+    }
+    return lanes_union(lanes_and(wraps, lanes_shift_left(flood, KOGGE_STONE_SHIFTS)));
+}
+
+fn dumb7fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+    let wraps = kogge_stone_right_wraps();
+    let propagator = lanes_and(lanes_splat(empty), wraps);
+    var flood = lanes_splat(sliders);
+    for (var step = 0u; step < 6u; step++) {
+        flood = lanes_or(flood, lanes_and(propagator, lanes_shift_right(flood, KOGGE_STONE_SHIFTS)));
+    }
+    return lanes_union(lanes_and(wraps, lanes_shift_right(flood, KOGGE_STONE_SHIFTS)));
+}
+
+// Set-wise: attacks of every square in `sliders`.
+fn dumb7fill_queen_attacks(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+    return dumb7fill_left(sliders, empty) | dumb7fill_right(sliders, empty);
+}
+
+fn slider_queen_attacks(square: u32, occupied: Bitboard) -> Bitboard {
+    return dumb7fill_queen_attacks(bitboard_from_square(square), ~occupied);
+}
+
+fn slider_rook_attacks(square: u32, occupied: Bitboard) -> Bitboard {
+    return slider_queen_attacks(square, occupied) & table_rook_rays(square);
+}
+
+fn slider_bishop_attacks(square: u32, occupied: Bitboard) -> Bitboard {
+    return slider_queen_attacks(square, occupied) & table_bishop_rays(square);
+}

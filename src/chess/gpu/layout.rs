@@ -1,0 +1,124 @@
+//! The Rust twins of the chess WGSL structs, one each and named as in the
+//! WGSL, with `const` size checks. `tests/gpu_shaders.rs` parses the shaders
+//! with naga and checks that every size and field offset here matches.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::chess::board::{Bitboard, Color, Piece, Position, Square};
+
+/// `PackedPosition` in shaders/chess/position.wgsl: a quad-bitboard plus state words.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct PackedPosition {
+    /// Planes 0..2: the bits of each square's piece code (pawn 1 … king 6);
+    /// plane 3: black pieces. Each bitboard is (squares 0..31, squares 32..63).
+    pub planes: [[u32; 2]; 4],
+    /// Bit 0: side to move (1 = black); bits 1..4: castling K, Q, k, q;
+    /// bits 8..15: en passant square, 64 when none.
+    pub state: u32,
+    /// Bits 0..15: halfmove clock; bits 16..31: fullmove number.
+    pub counters: u32,
+}
+
+/// `PieceMovesRecord` in shaders/chess/kernels/per_piece.wgsl.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct PieceMovesRecord {
+    pub destinations: [u32; 2],
+    pub from_square: u32,
+    /// Piece code 1..6 (0 for an empty square), plus 8 for a black piece.
+    pub piece: u32,
+}
+
+/// `PositionMovesRecord` in shaders/chess/kernels/per_position.wgsl.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct PositionMovesRecord {
+    /// Legal destinations per from-square.
+    pub destinations: [[u32; 2]; 64],
+    /// Pawns whose destinations include an en passant capture.
+    pub en_passant_from: [u32; 2],
+    /// Legal moves, promotions counted four times.
+    pub move_count: u32,
+    /// Bit 0: king-side castling legal; bit 1: queen-side.
+    pub castling: u32,
+}
+
+/// `BatchParameters` in shaders/chess/movegen_io.wgsl: a uniform with the batch size.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct BatchParameters {
+    pub position_count: u32,
+    pub reserved_0: u32,
+    pub reserved_1: u32,
+    pub reserved_2: u32,
+}
+
+const _: () = assert!(size_of::<PackedPosition>() == 40);
+const _: () = assert!(size_of::<PieceMovesRecord>() == 16);
+const _: () = assert!(size_of::<PositionMovesRecord>() == 528);
+const _: () = assert!(size_of::<BatchParameters>() == 16);
+
+/// A bitboard as the shaders store it: (squares 0..31, squares 32..63).
+#[inline]
+pub const fn split(bitboard: u64) -> [u32; 2] {
+    [bitboard as u32, (bitboard >> 32) as u32]
+}
+
+/// The inverse of [`split`].
+#[inline]
+pub const fn join(halves: [u32; 2]) -> u64 {
+    halves[0] as u64 | (halves[1] as u64) << 32
+}
+
+/// The shaders' piece code: pawn 1 … king 6.
+#[inline]
+pub const fn piece_code(piece: Piece) -> u32 {
+    piece as u32 + 1
+}
+
+/// The piece for a shader piece code (the colour bit 8 is ignored).
+#[inline]
+pub const fn piece_from_code(code: u32) -> Option<Piece> {
+    match code & 7 {
+        0 => None,
+        code => Piece::from_index(code as usize - 1),
+    }
+}
+
+impl From<&Position> for PackedPosition {
+    fn from(position: &Position) -> Self {
+        let mut planes = [0u64; 4];
+        for piece in Piece::ALL {
+            let code = piece_code(piece);
+            let squares = position.pieces(piece).0;
+            for (bit, plane) in planes.iter_mut().take(3).enumerate() {
+                if code >> bit & 1 == 1 {
+                    *plane |= squares;
+                }
+            }
+        }
+        planes[3] = position.colored(Color::Black).0;
+        let en_passant = position.en_passant().map_or(64, |square| square as u32);
+        PackedPosition {
+            planes: planes.map(split),
+            state: position.side_to_move() as u32 | u32::from(position.castling_rights().bits()) << 1 | en_passant << 8,
+            counters: u32::from(position.halfmove_clock()) | u32::from(position.fullmove_number()) << 16,
+        }
+    }
+}
+
+impl PackedPosition {
+    /// The piece sets of the quad-bitboard, for checks on the host.
+    pub fn piece_set(&self, piece: Piece) -> Bitboard {
+        let [bit0, bit1, bit2, _] = self.planes.map(join);
+        let code = piece_code(piece);
+        let pick = |plane: u64, bit: u32| if code >> bit & 1 == 1 { plane } else { !plane };
+        Bitboard(pick(bit0, 0) & pick(bit1, 1) & pick(bit2, 2))
+    }
+
+    /// The en passant square the state word carries.
+    pub fn en_passant(&self) -> Option<Square> {
+        Square::try_from_index((self.state >> 8 & 255) as u8)
+    }
+}

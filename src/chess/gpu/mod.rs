@@ -1,0 +1,14 @@
+//! Chess on the GPU: the Rust twins of the chess WGSL structs (`layout`), the
+//! chess shaders and their variants (`shaders`), batched move generation
+//! (`movegen`), chess as a game of the generic perft engine (`perft`), and
+//! the WGSL library for users' own shaders (`embed`).
+
+pub mod embed;
+pub mod layout;
+pub mod movegen;
+pub mod perft;
+pub mod shaders;
+
+pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
+pub use perft::{Chess, GpuPerft, PerftOptions};
+pub use shaders::{Int64Mode, ShaderVariant};

@@ -1,0 +1,65 @@
+//! Chess perft on the GPU: the chess side of the breadth-first perft engine
+//! (`crate::gpu::perft`), whose documentation says how it stays exact in
+//! fixed memory.
+
+use super::layout::PackedPosition;
+use super::shaders::{self, ShaderVariant};
+use crate::chess::board::{Move, Position};
+use crate::chess::movegen::MAX_LEGAL_MOVES;
+use crate::gpu::GpuError;
+use crate::gpu::perft::{PerftEngine, PerftGame};
+use crate::gpu::reflect::{ComposedShader, reflect};
+
+/// Chess as a game of the perft engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Chess;
+
+impl PerftGame for Chess {
+    type Position = Position;
+    type Record = PackedPosition;
+    type Variant = ShaderVariant;
+
+    /// The most legal moves of any position a game can reach.
+    const REACHABLE_MAX_MOVES: u32 = 218;
+    const MAX_LEGAL_MOVES: u32 = MAX_LEGAL_MOVES as u32;
+    const INVALID_POSITION: &'static str = "a position has no king for the side to move";
+
+    fn pack(position: &Position) -> PackedPosition {
+        PackedPosition::from(position)
+    }
+
+    fn perft_shader(variant: ShaderVariant) -> Result<ComposedShader, GpuError> {
+        reflect(shaders::compose_variant("perft", variant, &[])?)
+    }
+
+    fn table_words(variant: ShaderVariant) -> Vec<u32> {
+        let data = shaders::attack_table_data();
+        bytemuck::cast_slice(&data[..variant.table_words() as usize]).to_vec()
+    }
+
+    fn describe(variant: ShaderVariant) -> String {
+        format!("the {} sliders", variant.name())
+    }
+
+    fn check_device(device: &wgpu::Device, variant: ShaderVariant) -> Result<(), GpuError> {
+        super::movegen::check_variant(device, variant)
+    }
+}
+
+/// The chess GPU perft driver.
+pub type GpuPerft = PerftEngine<Chess>;
+/// Its settings.
+pub type PerftOptions = crate::gpu::perft::PerftOptions<ShaderVariant>;
+
+impl PerftEngine<Chess> {
+    /// Perft split by root move, as [`crate::chess::perft::divide`]: each
+    /// legal move with perft(depth - 1) of its child, in UCI order.
+    pub fn divide(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(Move, u64)>, GpuError> {
+        crate::chess::perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
+    }
+}

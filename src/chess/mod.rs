@@ -1,0 +1,15 @@
+//! Chess: the board and its FEN, attack tables, the slider algorithms, legal
+//! move generation, perft, and (with the `gpu` feature) the GPU kernels'
+//! host side. The modules depend on each other in that order only.
+
+pub mod board;
+pub mod error;
+#[cfg(feature = "gpu")]
+pub mod gpu;
+pub mod movegen;
+pub mod perft;
+pub mod pseudo_legal;
+pub mod random_play;
+pub mod sliders;
+pub mod suite;
+pub mod tables;

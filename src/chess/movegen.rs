@@ -1,0 +1,397 @@
+//! Legal move generation on the CPU, full rules: pins, check evasions,
+//! double check, castling, en passant (including the rank pin) and
+//! promotions. This is the reference every GPU kernel is checked against.
+//!
+//! Moves come out per piece, as [`PieceMoves`] — a from-square and a bitboard
+//! of destinations — which is the shape the GPU kernels return too.
+
+use arrayvec::ArrayVec;
+
+use crate::chess::board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, Square};
+use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
+use crate::chess::tables;
+
+/// The legal destinations of one piece. For a pawn reaching the last rank
+/// each destination stands for four moves (one per promotion piece); a king
+/// destination two files away is castling; a pawn destination equal to the
+/// en passant square is an en passant capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PieceMoves {
+    pub piece: Piece,
+    pub from: Square,
+    pub to: Bitboard,
+}
+
+impl PieceMoves {
+    /// The number of moves these destinations stand for.
+    #[inline]
+    pub fn len(&self) -> usize {
+        let promotions = if self.piece == Piece::Pawn { self.to & PROMOTION_RANKS } else { Bitboard::EMPTY };
+        (self.to.count() + 3 * promotions.count()) as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
+    }
+
+    /// Expands the destinations into moves. `en_passant` is the position's
+    /// en passant square, which tells a pawn's en passant capture apart.
+    pub fn moves(&self, en_passant: Option<Square>) -> impl Iterator<Item = Move> + '_ {
+        let piece = self.piece;
+        let from = self.from;
+        self.to.squares().flat_map(move |to| {
+            let mut moves: ArrayVec<Move, 4> = ArrayVec::new();
+            match piece {
+                Piece::Pawn if PROMOTION_RANKS.contains(to) => {
+                    for promoted in Piece::PROMOTIONS {
+                        moves.push(Move::new(from, to, MoveKind::Promotion(promoted)));
+                    }
+                }
+                Piece::Pawn if Some(to) == en_passant && to.file() != from.file() => {
+                    moves.push(Move::new(from, to, MoveKind::EnPassant));
+                }
+                Piece::King if to.file().abs_diff(from.file()) == 2 => {
+                    moves.push(Move::new(from, to, MoveKind::Castling));
+                }
+                _ => moves.push(Move::new(from, to, MoveKind::Normal)),
+            }
+            moves
+        })
+    }
+}
+
+const PROMOTION_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+
+/// A proven bound on the legal moves of any position that passes FEN
+/// validation. Validation limits a side to its king, one queen, two each of
+/// rooks, bishops and knights, plus eight more men that are pawns or promoted
+/// pieces. A king has at most 8 steps and 2 castlings, a queen 27 moves, a
+/// rook 14, a bishop 13, a knight 8, a pawn 12 (three targets, four
+/// promotions each). The most is therefore 10 + 27 + 2 * 14 + 2 * 13 + 2 * 8
+/// + 8 * 27 = 323. Positions reachable in a real game have at most 218.
+pub const MAX_LEGAL_MOVES: usize = 323;
+
+/// Room for every legal move of any position this crate accepts.
+pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
+
+/// What every generator needs to know about the side to move, computed once.
+struct Context {
+    us: Color,
+    ours: Bitboard,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    king: Square,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    /// Destinations that answer a single check (or any non-own square when not in check).
+    destination_mask: Bitboard,
+}
+
+impl Context {
+    #[inline(always)]
+    fn new(position: &Position) -> Context {
+        let us = position.side_to_move();
+        let them = !us;
+        let ours = position.colored(us);
+        let theirs = position.colored(them);
+        let occupied = ours | theirs;
+        let king = position.king(us);
+        let checkers = position.attackers(king, them, occupied);
+
+        let queens = position.pieces(Piece::Queen);
+        let snipers = ((Bitboard(tables::ROOK_RAYS[king.index()]) & (position.pieces(Piece::Rook) | queens))
+            | (Bitboard(tables::BISHOP_RAYS[king.index()]) & (position.pieces(Piece::Bishop) | queens)))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = tables::between(king, sniper) & occupied;
+            if !blockers.is_empty() && !blockers.has_several() {
+                pinned |= blockers & ours;
+            }
+        }
+
+        let destination_mask = match checkers.first() {
+            None => !ours,
+            Some(checker) => tables::between(king, checker) | checkers,
+        };
+        Context { us, ours, theirs, occupied, king, checkers, pinned, destination_mask }
+    }
+
+    /// Whether the king would be attacked on `square` once it has left its square.
+    #[inline(always)]
+    fn king_destination_attacked(&self, position: &Position, square: Square) -> bool {
+        let without_king = self.occupied ^ Bitboard::from_square(self.king);
+        position.is_attacked(square, !self.us, without_king)
+    }
+
+    #[inline(always)]
+    fn king_destinations(&self, position: &Position) -> Bitboard {
+        let mut safe = Bitboard::EMPTY;
+        for square in tables::king_attacks(self.king) & !self.ours {
+            if !self.king_destination_attacked(position, square) {
+                safe |= Bitboard::from_square(square);
+            }
+        }
+        if self.checkers.is_empty() {
+            safe |= self.castling_destinations(position);
+        }
+        safe
+    }
+
+    /// King destinations of the castling moves that are legal (not in check is the caller's test).
+    #[inline(always)]
+    fn castling_destinations(&self, position: &Position) -> Bitboard {
+        let rights = position.castling_rights();
+        let rank = self.us.back_rank();
+        let mut destinations = Bitboard::EMPTY;
+        let attacked = |file: u8| position.is_attacked(Square::new(file, rank), !self.us, self.occupied);
+        let empty = |files: &[u8]| files.iter().all(|&file| !self.occupied.contains(Square::new(file, rank)));
+        if rights.contains(CastlingRights::king_side(self.us)) && empty(&[5, 6]) && !attacked(5) && !attacked(6) {
+            destinations |= Bitboard::from_square(Square::new(6, rank));
+        }
+        if rights.contains(CastlingRights::queen_side(self.us)) && empty(&[1, 2, 3]) && !attacked(3) && !attacked(2) {
+            destinations |= Bitboard::from_square(Square::new(2, rank));
+        }
+        destinations
+    }
+
+    /// Pawn destinations from `from`: pushes, captures and a legal en passant.
+    #[inline(always)]
+    fn pawn_destinations(&self, position: &Position, from: Square) -> Bitboard {
+        let from_bit = 1u64 << from as u8;
+        let single = match self.us {
+            Color::White => from_bit << 8,
+            Color::Black => from_bit >> 8,
+        };
+        // The table holds the single and the double step; both need the single-step square empty.
+        let pushes = if self.occupied.0 & single != 0 {
+            Bitboard::EMPTY
+        } else {
+            Bitboard(tables::PAWN_PUSHES[self.us.index()][from.index()]) & !self.occupied
+        };
+        let mut destinations = (pushes | (tables::pawn_attacks(self.us, from) & self.theirs)) & self.destination_mask;
+        if self.pinned.contains(from) {
+            destinations &= tables::line(self.king, from);
+        }
+        if let Some(square) = position.en_passant()
+            && tables::pawn_attacks(self.us, from).contains(square)
+            && self.en_passant_is_legal(position, from, square)
+        {
+            destinations |= Bitboard::from_square(square);
+        }
+        destinations
+    }
+
+    /// En passant is checked by playing it out: the capture can uncover a
+    /// slider on the king's rank (both pawns leave it) or a diagonal, and it
+    /// can answer a check by the pawn that just moved.
+    #[inline(never)]
+    fn en_passant_is_legal(&self, position: &Position, from: Square, to: Square) -> bool {
+        let victim = Square::new(to.file(), from.rank());
+        let victim_bit = Bitboard::from_square(victim);
+        let occupied = self.occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(to) ^ victim_bit;
+        let attackers = position.attackers(self.king, !self.us, occupied) & !victim_bit;
+        attackers.is_empty()
+    }
+
+    /// Calls `visit` for every piece that has at least one legal move.
+    #[inline(always)]
+    fn generate(&self, position: &Position, visit: &mut impl FnMut(PieceMoves)) {
+        let king_moves = self.king_destinations(position);
+        if !king_moves.is_empty() {
+            visit(PieceMoves { piece: Piece::King, from: self.king, to: king_moves });
+        }
+        if self.checkers.has_several() {
+            return;
+        }
+        for from in position.pieces(Piece::Pawn) & self.ours {
+            let to = self.pawn_destinations(position, from);
+            if !to.is_empty() {
+                visit(PieceMoves { piece: Piece::Pawn, from, to });
+            }
+        }
+        for from in position.pieces(Piece::Knight) & self.ours & !self.pinned {
+            let to = tables::knight_attacks(from) & self.destination_mask;
+            if !to.is_empty() {
+                visit(PieceMoves { piece: Piece::Knight, from, to });
+            }
+        }
+        for piece in [Piece::Bishop, Piece::Rook, Piece::Queen] {
+            for from in position.pieces(piece) & self.ours {
+                let mut to = slider_attacks(piece, from, self.occupied) & self.destination_mask;
+                if self.pinned.contains(from) {
+                    to &= tables::line(self.king, from);
+                }
+                if !to.is_empty() {
+                    visit(PieceMoves { piece, from, to });
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves, with the pawns counted set-wise.
+    #[inline(always)]
+    fn count(&self, position: &Position) -> u32 {
+        let mut count = self.king_destinations(position).count();
+        if self.checkers.has_several() {
+            return count;
+        }
+        let pawns = position.pieces(Piece::Pawn) & self.ours;
+        // Pinned pawns and pawns that may capture en passant go one by one.
+        let mut one_by_one = pawns & self.pinned;
+        if let Some(square) = position.en_passant() {
+            one_by_one |= tables::pawn_attacks(!self.us, square) & pawns;
+        }
+        for from in one_by_one {
+            count += PieceMoves { piece: Piece::Pawn, from, to: self.pawn_destinations(position, from) }.len() as u32;
+        }
+        let free = (pawns & !one_by_one).0;
+        let empty = !self.occupied.0;
+        let (theirs, mask) = (self.theirs.0, self.destination_mask.0);
+        let (single, double, west, east) = match self.us {
+            Color::White => {
+                let single = free << 8 & empty;
+                let double = (single & 0xff_0000) << 8 & empty;
+                (single, double, (free & !FILE_A) << 7 & theirs, (free & !FILE_H) << 9 & theirs)
+            }
+            Color::Black => {
+                let single = free >> 8 & empty;
+                let double = (single & 0xff00_0000_0000) >> 8 & empty;
+                (single, double, (free & !FILE_A) >> 9 & theirs, (free & !FILE_H) >> 7 & theirs)
+            }
+        };
+        for destinations in [single, west, east] {
+            let destinations = destinations & mask;
+            count += destinations.count_ones() + 3 * (destinations & PROMOTION_RANKS.0).count_ones();
+        }
+        count += (double & mask).count_ones();
+
+        for from in position.pieces(Piece::Knight) & self.ours & !self.pinned {
+            count += (tables::knight_attacks(from) & self.destination_mask).count();
+        }
+        for piece in [Piece::Bishop, Piece::Rook, Piece::Queen] {
+            for from in position.pieces(piece) & self.ours {
+                let mut to = slider_attacks(piece, from, self.occupied) & self.destination_mask;
+                if self.pinned.contains(from) {
+                    to &= tables::line(self.king, from);
+                }
+                count += to.count();
+            }
+        }
+        count
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+#[inline(always)]
+fn slider_attacks(piece: Piece, from: Square, occupied: Bitboard) -> Bitboard {
+    match piece {
+        Piece::Bishop => bishop_attacks(from, occupied),
+        Piece::Rook => rook_attacks(from, occupied),
+        _ => queen_attacks(from, occupied),
+    }
+}
+
+impl Position {
+    /// Calls `visit` with the legal moves of each piece that has any.
+    ///
+    /// ```
+    /// use gpu_movegen::{Piece, Position};
+    /// let mut knight_moves = 0;
+    /// Position::start().generate_piece_moves(|moves| {
+    ///     if moves.piece == Piece::Knight {
+    ///         knight_moves += moves.len();
+    ///     }
+    /// });
+    /// assert_eq!(knight_moves, 4);
+    /// ```
+    #[inline]
+    pub fn generate_piece_moves(&self, mut visit: impl FnMut(PieceMoves)) {
+        Context::new(self).generate(self, &mut visit);
+    }
+
+    /// The legal moves of each piece that has any.
+    pub fn piece_moves(&self) -> Vec<PieceMoves> {
+        let mut all = Vec::with_capacity(16);
+        self.generate_piece_moves(|moves| all.push(moves));
+        all
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let en_passant = self.en_passant();
+        self.generate_piece_moves(|moves| list.extend(moves.moves(en_passant)));
+        list
+    }
+
+    /// All legal moves in the fixed order the WGSL library's move iterator
+    /// uses: by from-square, then to-square, promotions queen, rook, bishop, knight.
+    pub fn legal_moves_in_order(&self) -> MoveList {
+        let mut moves = self.legal_moves();
+        let promotion_rank = |mv: &Move| match mv.promotion() {
+            Some(Piece::Queen) => 0,
+            Some(Piece::Rook) => 1,
+            Some(Piece::Bishop) => 2,
+            Some(_) => 3,
+            None => 0,
+        };
+        moves.sort_unstable_by_key(|mv| (mv.from(), mv.to(), promotion_rank(mv)));
+        moves
+    }
+
+    /// Neither side can ever mate: kings alone, one minor piece, or bishops
+    /// all on squares of one colour (the WGSL library's rule, too).
+    pub fn is_insufficient_material(&self) -> bool {
+        if !(self.pieces(Piece::Pawn) | self.pieces(Piece::Rook) | self.pieces(Piece::Queen)).is_empty() {
+            return false;
+        }
+        if (self.pieces(Piece::Knight) | self.pieces(Piece::Bishop)).count() <= 1 {
+            return true;
+        }
+        const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
+        let bishops = self.pieces(Piece::Bishop).0;
+        self.pieces(Piece::Knight).is_empty() && (bishops & DARK_SQUARES == 0 || bishops & !DARK_SQUARES == 0)
+    }
+
+    /// The number of legal moves, without listing them (perft's last ply).
+    #[inline]
+    pub fn legal_move_count(&self) -> u32 {
+        Context::new(self).count(self)
+    }
+
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && self.legal_move_count() == 0
+    }
+
+    pub fn is_stalemate(&self) -> bool {
+        !self.in_check() && self.legal_move_count() == 0
+    }
+}
+
+impl Position {
+    /// Parses a UCI move (`e2e4`, `e7e8q`, castling as `e1g1`) and checks that it is legal here.
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, crate::chess::error::MoveError> {
+        use crate::chess::error::MoveError;
+        let syntax = || MoveError::Syntax { found: text.to_owned() };
+        if !(text.len() == 4 || text.len() == 5) || !text.is_ascii() {
+            return Err(syntax());
+        }
+        let from: Square = text[0..2].parse().map_err(|_| syntax())?;
+        let to: Square = text[2..4].parse().map_err(|_| syntax())?;
+        let promotion = match text.as_bytes().get(4) {
+            None => None,
+            Some(letter) => match Piece::from_fen_letter(char::from(*letter)) {
+                Some((Color::Black, piece)) if Piece::PROMOTIONS.contains(&piece) => Some(piece),
+                _ => return Err(syntax()),
+            },
+        };
+        self.legal_moves()
+            .into_iter()
+            .find(|mv| mv.from() == from && mv.to() == to && mv.promotion() == promotion)
+            .ok_or_else(|| MoveError::Illegal { uci: text.to_owned(), fen: self.to_fen() })
+    }
+}

@@ -1,0 +1,72 @@
+//! Perft on the CPU: count the leaf nodes of the legal move tree to a fixed
+//! depth. The last ply is bulk-counted (legal moves counted, not played).
+
+use rayon::prelude::*;
+
+use crate::chess::board::{Move, Position};
+
+/// Leaf nodes at `depth` plies below `position`, on the calling thread.
+///
+/// ```
+/// use gpu_movegen::{perft, Position};
+/// assert_eq!(perft::perft(&Position::start(), 3), 8_902);
+/// ```
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => u64::from(position.legal_move_count()),
+        _ => {
+            let mut nodes = 0;
+            let en_passant = position.en_passant();
+            position.generate_piece_moves(|piece_moves| {
+                for mv in piece_moves.moves(en_passant) {
+                    nodes += perft(&position.make_move(mv), depth - 1);
+                }
+            });
+            nodes
+        }
+    }
+}
+
+/// Below this depth a subtree is too small to be worth handing to another thread.
+const PARALLEL_MIN_DEPTH: u32 = 4;
+
+/// Leaf nodes at `depth`, spreading subtrees over the current rayon pool.
+pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
+    if depth < PARALLEL_MIN_DEPTH {
+        return perft(position, depth);
+    }
+    position.legal_moves().par_iter().map(|mv| perft_parallel(&position.make_move(*mv), depth - 1)).sum()
+}
+
+/// Perft split by root move: each legal move with the leaf count below it,
+/// in UCI order. `depth` counts the root move, so the counts are perft(depth - 1)
+/// of the children and their sum is perft(depth). Depth 0 gives no moves.
+pub fn divide(position: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
+    let counted: Result<_, std::convert::Infallible> = divide_with(position, depth, |children, below| {
+        let count = |child: &Position| if parallel { perft_parallel(child, below) } else { perft(child, below) };
+        Ok(if parallel { children.par_iter().map(count).collect() } else { children.iter().map(count).collect() })
+    });
+    match counted {
+        Ok(counts) => counts,
+        Err(never) => match never {},
+    }
+}
+
+/// [`divide`] with any counter: `count(children, depth)` returns perft of
+/// each child (the GPU backend counts them all in one batch).
+pub fn divide_with<E>(
+    position: &Position,
+    depth: u32,
+    count: impl FnOnce(&[Position], u32) -> Result<Vec<u64>, E>,
+) -> Result<Vec<(Move, u64)>, E> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let moves = position.legal_moves();
+    let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+    let counts = count(&children, depth - 1)?;
+    let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+    Ok(divided)
+}

@@ -1,0 +1,45 @@
+//! Positions reached by seeded random play, for differential testing and
+//! verification. ChaCha8 makes a seed give the same positions everywhere.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::chess::board::Position;
+
+/// Plays `walks` random games from each root, each of a random length up to
+/// `max_plies` (stopping early at mate or stalemate), and returns where each
+/// ended, plus every position on the way for which `keep_passing` holds.
+pub fn random_walks(
+    roots: &[Position],
+    walks: usize,
+    max_plies: usize,
+    seed: u64,
+    keep_passing: impl Fn(&Position) -> bool,
+) -> Vec<Position> {
+    let mut random = ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(roots.len() * walks);
+    for root in roots {
+        for _ in 0..walks {
+            let plies = random.random_range(0..=max_plies);
+            let mut position = *root;
+            for _ in 0..plies {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position = position.make_move(moves[random.random_range(0..moves.len())]);
+                if keep_passing(&position) {
+                    positions.push(position);
+                }
+            }
+            positions.push(position);
+        }
+    }
+    positions
+}
+
+/// `count` positions, each the end of one random game of up to `max_plies`
+/// plies from `root`.
+pub fn random_positions(root: &Position, count: usize, max_plies: usize, seed: u64) -> Vec<Position> {
+    random_walks(std::slice::from_ref(root), count, max_plies, seed, |_| false)
+}

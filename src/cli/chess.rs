@@ -1,0 +1,332 @@
+//! The chess commands: perft (one position, divide, suites), perftree and
+//! verify, on the CPU or the GPU.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::ValueEnum;
+use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::suite::{SuiteEntry, parse_suite};
+use gpu_movegen::{Move, Position, perft, random_play};
+use rayon::prelude::*;
+
+use super::common::{Backend, Progress, ShaderArgs, UsageError, auto_prefers_cpu, thread_pool};
+
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Root position (default: the start position).
+    #[arg(long, conflicts_with = "epd")]
+    fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 5, conflicts_with = "epd")]
+    depth: u32,
+    /// Print the count below each root move.
+    #[arg(long, conflicts_with = "epd")]
+    divide: bool,
+    /// Check every position of a perft suite (EPD `;D1 20` lines or the `.perft` format).
+    #[arg(long, value_name = "FILE")]
+    epd: Option<std::path::PathBuf>,
+    /// With --epd: skip expected counts deeper than this.
+    #[arg(long, value_name = "N", requires = "epd")]
+    max_depth: Option<u32>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+    /// No progress bar and no summary line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    shaders: ShaderArgs,
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["epd", "random"])))]
+pub struct VerifyArgs {
+    /// Verify every position of a perft suite (EPD or `.perft` format).
+    #[arg(long, value_name = "FILE")]
+    epd: Option<std::path::PathBuf>,
+    /// Verify N positions reached by seeded random play from the start position.
+    #[arg(long, value_name = "N", requires = "seed")]
+    random: Option<usize>,
+    /// Seed for --random.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Kernel to verify (default: both).
+    #[arg(long, value_enum)]
+    kernel: Option<KernelArg>,
+    #[command(flatten)]
+    shaders: ShaderArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum KernelArg {
+    /// One invocation per (position, square).
+    PerPiece,
+    /// One invocation per position.
+    PerPosition,
+}
+
+/// Where perft runs.
+enum Engine {
+    Cpu(rayon::ThreadPool),
+    Gpu(Box<GpuPerft>, String),
+}
+
+impl Engine {
+    fn open(backend: Backend, threads: Option<u32>, shaders: ShaderArgs) -> Result<Engine, UsageError> {
+        let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
+            let context = GpuContext::new()?;
+            let variant = shaders.variant(&context)?;
+            let description = format!("{}, {}", context.adapter_description(), variant.name());
+            let options = PerftOptions { variant, memory_limit: shaders.memory_limit(), ..Default::default() };
+            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
+        };
+        match backend {
+            Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
+            Backend::Gpu => Ok(gpu()?),
+            Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
+                Ok(info) if auto_prefers_cpu(&info) => {
+                    eprintln!(
+                        "note: the only GPU adapter, {}, is a software one; counting on the CPU, which is faster \
+                         here (--backend gpu runs on it anyway)",
+                        gpu_movegen::gpu::context::describe_adapter(&info)
+                    );
+                    Ok(Engine::Cpu(thread_pool(threads)?))
+                }
+                _ => match gpu() {
+                    Ok(engine) => Ok(engine),
+                    Err(error) => {
+                        eprintln!("note: {error}");
+                        eprintln!("note: running on the CPU instead");
+                        Ok(Engine::Cpu(thread_pool(threads)?))
+                    }
+                },
+            },
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Engine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
+        }
+    }
+
+    /// Perft of every root to `depth`; `progress` hears of nodes counted.
+    fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, UsageError> {
+        match self {
+            Engine::Gpu(perft, _) => {
+                let base = progress.nodes();
+                Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
+            }
+            Engine::Cpu(pool) => Ok(pool.install(|| {
+                roots
+                    .iter()
+                    .map(|root| {
+                        if depth < 2 {
+                            let nodes = perft::perft(root, depth);
+                            progress.add(nodes);
+                            return nodes;
+                        }
+                        // Root moves in parallel, progress as each finishes.
+                        root.legal_moves()
+                            .par_iter()
+                            .map(|mv| {
+                                let nodes = perft::perft_parallel(&root.make_move(*mv), depth - 1);
+                                progress.add(nodes);
+                                nodes
+                            })
+                            .sum()
+                    })
+                    .collect()
+            })),
+        }
+    }
+
+    fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, UsageError> {
+        perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
+    }
+}
+
+pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
+    let position = match &arguments.fen {
+        Some(fen) => Some(Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}")))?),
+        None => None,
+    };
+    if arguments.divide && arguments.depth == 0 {
+        return Err(UsageError(
+            "--divide needs --depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
+        ));
+    }
+    let suite = match &arguments.epd {
+        Some(path) => Some(read_suite_positions(path)?),
+        None => None,
+    };
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.shaders)?;
+    if let Some((entries, positions)) = suite {
+        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.quiet);
+    }
+    let position = position.unwrap_or_default();
+    let progress = Progress::new(arguments.quiet);
+    let mut stdout = std::io::stdout().lock();
+    let nodes = if arguments.divide {
+        let counts = engine.divide(&position, arguments.depth, &progress)?;
+        for (mv, nodes) in &counts {
+            writeln!(stdout, "{mv}: {nodes}")?;
+        }
+        writeln!(stdout)?;
+        counts.iter().map(|(_, nodes)| nodes).sum()
+    } else {
+        engine.perft(&[position], arguments.depth, &progress)?[0]
+    };
+    progress.finish(nodes, &engine.describe());
+    writeln!(stdout, "Nodes searched: {nodes}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), UsageError> {
+    let text = std::fs::read_to_string(path).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+    let entries = parse_suite(&text).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+    let positions = entries
+        .iter()
+        .map(|entry| {
+            entry
+                .position()
+                .map_err(|error| UsageError(format!("{}: line {}: invalid FEN: {error}", path.display(), entry.line)))
+        })
+        .collect::<Result<Vec<Position>, UsageError>>()?;
+    Ok((entries, positions))
+}
+
+/// Checks a suite, depth by depth: all positions with an expectation at a
+/// depth are counted in one batch (on the GPU they share the arena).
+fn run_suite(
+    engine: &mut Engine,
+    entries: &[SuiteEntry],
+    positions: &[Position],
+    max_depth: Option<u32>,
+    quiet: bool,
+) -> Result<ExitCode, UsageError> {
+    let max_depth = max_depth.unwrap_or(u32::MAX);
+    let progress = Progress::new(quiet);
+    let mut depths: Vec<u32> =
+        entries.iter().flat_map(|entry| entry.expected_up_to(max_depth)).map(|(depth, _)| depth).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let mut failed_entries = vec![false; entries.len()];
+    let mut mismatches = Vec::new();
+    let mut total_nodes = 0u64;
+    for depth in depths {
+        let batch: Vec<(usize, u64)> = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(index, entry)| {
+                entry
+                    .expected_up_to(max_depth)
+                    .filter(move |(at, _)| *at == depth)
+                    .map(move |(_, nodes)| (index, nodes))
+            })
+            .collect();
+        let roots: Vec<Position> = batch.iter().map(|(index, _)| positions[*index]).collect();
+        let counts = engine.perft(&roots, depth, &progress)?;
+        for ((index, expected), actual) in batch.into_iter().zip(counts) {
+            total_nodes += actual;
+            if actual != expected {
+                failed_entries[index] = true;
+                mismatches.push((entries[index].line, depth, expected, actual));
+            }
+        }
+    }
+    progress.finish(total_nodes, &engine.describe());
+    let mut stdout = std::io::stdout().lock();
+    mismatches.sort_unstable();
+    for (line, depth, expected, actual) in mismatches {
+        let fen = &entries.iter().find(|entry| entry.line == line).expect("entry of a mismatch").fen;
+        writeln!(stdout, "MISMATCH line {line}: {fen} depth {depth}: expected {expected}, got {actual}")?;
+    }
+    let failed = failed_entries.iter().filter(|failed| **failed).count();
+    writeln!(stdout, "{} passed, {failed} failed", entries.len() - failed)?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn run_perftree(
+    depth: u32,
+    fen: &str,
+    moves: Option<&str>,
+    backend: Backend,
+    shaders: ShaderArgs,
+) -> Result<ExitCode, UsageError> {
+    let mut position = Position::from_fen(fen).map_err(|error| UsageError(format!("FEN: {error}")))?;
+    for text in moves.unwrap_or("").split_whitespace() {
+        let mv = position.parse_uci_move(text)?;
+        position.play(mv);
+    }
+    if depth == 0 {
+        return Err(UsageError("DEPTH must be at least 1".to_owned()));
+    }
+    let mut engine = Engine::open(backend, None, shaders)?;
+    let counts = engine.divide(&position, depth, &Progress::new(true))?;
+    let mut stdout = std::io::stdout().lock();
+    for (mv, nodes) in &counts {
+        writeln!(stdout, "{mv} {nodes}")?;
+    }
+    writeln!(stdout)?;
+    writeln!(stdout, "{}", counts.iter().map(|(_, nodes)| nodes).sum::<u64>())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, UsageError> {
+    let positions = match (&arguments.epd, arguments.random, arguments.seed) {
+        (Some(path), _, _) => read_suite_positions(path)?.1,
+        (None, Some(count), Some(seed)) => random_play::random_positions(&Position::start(), count, 120, seed),
+        _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
+    };
+    let kernels = match arguments.kernel {
+        Some(KernelArg::PerPiece) => vec![Kernel::PerPiece],
+        Some(KernelArg::PerPosition) => vec![Kernel::PerPosition],
+        None => vec![Kernel::PerPiece, Kernel::PerPosition],
+    };
+    let context = GpuContext::new()?;
+    let variant = arguments.shaders.variant(&context)?;
+    eprintln!("adapter: {}, shaders: {}", context.adapter_description(), variant.name());
+    let options = GeneratorOptions { variant, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };
+    let mut generator = MoveGenerator::with_options(&context, options)?;
+    let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
+    let (mut passed, mut failed) = (0u64, 0u64);
+    let mut stdout = std::io::stdout().lock();
+    for kernel in kernels {
+        let started = Instant::now();
+        let answers = generator.generate(&positions, kernel)?;
+        eprintln!("{kernel:?}: {} positions in {:.3} s", positions.len(), started.elapsed().as_secs_f64());
+        for ((position, gpu), cpu) in positions.iter().zip(&answers).zip(&expected) {
+            if gpu == cpu {
+                passed += 1;
+                continue;
+            }
+            failed += 1;
+            let fen = position.to_fen();
+            for (square, gpu_destinations, cpu_destinations) in gpu.differences(cpu) {
+                let piece = position.piece_kind_on(square).map_or("empty square".to_owned(), |piece| piece.to_string());
+                writeln!(
+                    stdout,
+                    "MISMATCH {kernel:?} {fen}: {piece} on {square}: gpu {:#018x}, cpu {:#018x}",
+                    gpu_destinations.0, cpu_destinations.0
+                )?;
+            }
+            if gpu.move_count != cpu.move_count {
+                writeln!(
+                    stdout,
+                    "MISMATCH {kernel:?} {fen}: move count gpu {}, cpu {}",
+                    gpu.move_count, cpu.move_count
+                )?;
+            }
+        }
+    }
+    writeln!(stdout, "{passed} passed, {failed} failed")?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,167 @@
+//! What every command shares: the one-line usage error, where to run
+//! (`--backend`), how GPU pipelines are built (`--slider`, `--int64`,
+//! `--gpu-memory`), worker threads and the progress line on stderr.
+
+use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use clap::ValueEnum;
+use gpu_movegen::chess::gpu::{Int64Mode, ShaderVariant};
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::sliders::SliderAlgorithm;
+use gpu_movegen::wgpu;
+
+/// How the GPU pipelines are built.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ShaderArgs {
+    /// Sliding-attack algorithm of the GPU kernels.
+    #[arg(long, value_enum, default_value_t = SliderArg::KoggeStone)]
+    pub slider: SliderArg,
+    /// Native 64-bit bitboards in the shaders (needs SHADER_INT64); `auto` takes the measured default.
+    #[arg(long, value_enum, default_value_t = Int64Arg::Auto)]
+    pub int64: Int64Arg,
+    /// The most GPU memory to allocate, in MiB (default: what the device allows,
+    /// up to about 1.6 GiB for perft). Smaller is slower, never less exact.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub gpu_memory: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SliderArg {
+    /// The vectorised four-lane Kogge-Stone fill.
+    KoggeStone,
+    /// The same lanes, seven plain steps.
+    Dumb7fill,
+    /// Hyperbola Quintessence (bit reversal and byte swap).
+    Hyperbola,
+    /// Subtraction-based attack mask generation.
+    Sbamg,
+    /// Fill by subtraction, bit scans for the negative rays.
+    Subtraction,
+    /// Fancy magic bitboards, tables in a storage buffer.
+    Magic,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Int64Arg {
+    Auto,
+    On,
+    Off,
+}
+
+impl ShaderArgs {
+    pub fn memory_limit(self) -> Option<u64> {
+        self.gpu_memory.map(|mebibytes| mebibytes << 20)
+    }
+
+    pub fn variant(self, context: &GpuContext) -> Result<ShaderVariant, gpu_movegen::gpu::GpuError> {
+        let slider = match self.slider {
+            SliderArg::KoggeStone => SliderAlgorithm::KoggeStone,
+            SliderArg::Dumb7fill => SliderAlgorithm::Dumb7Fill,
+            SliderArg::Hyperbola => SliderAlgorithm::Hyperbola,
+            SliderArg::Sbamg => SliderAlgorithm::Sbamg,
+            SliderArg::Subtraction => SliderAlgorithm::Subtraction,
+            SliderArg::Magic => SliderAlgorithm::Magic,
+        };
+        let mode = match self.int64 {
+            Int64Arg::Auto => Int64Mode::Auto,
+            Int64Arg::On => Int64Mode::On,
+            Int64Arg::Off => Int64Mode::Off,
+        };
+        Ok(ShaderVariant { slider, native_u64: mode.resolve(context.device.features())? })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Backend {
+    /// The GPU if an adapter can be opened, otherwise the CPU (said on stderr).
+    Auto,
+    /// The GPU; fails if no adapter can be opened.
+    Gpu,
+    /// The multi-threaded CPU reference.
+    Cpu,
+}
+
+/// A failure that is the user's input or environment: one line, exit code 2.
+pub struct UsageError(pub String);
+
+impl<E: std::fmt::Display> From<E> for UsageError {
+    fn from(error: E) -> Self {
+        UsageError(error.to_string())
+    }
+}
+
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, UsageError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        builder = builder.num_threads(threads as usize);
+    }
+    Ok(builder.build()?)
+}
+
+/// Whether `--backend auto` counts on the CPU although this adapter exists:
+/// a software rasteriser runs the kernels on these same cores, several times
+/// slower than the CPU backend, unless the user named it in WGPU_ADAPTER_NAME.
+pub fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none()
+}
+
+/// Progress on stderr: hidden at first, shown once a run passes a second,
+/// never when stderr is not a terminal or with --quiet.
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+    nodes: AtomicU64,
+    started: Instant,
+    quiet: bool,
+}
+
+impl Progress {
+    pub fn new(quiet: bool) -> Progress {
+        let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        Progress { bar, nodes: AtomicU64::new(0), started: Instant::now(), quiet }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub fn add(&self, nodes: u64) {
+        let total = self.nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        self.show(total);
+    }
+
+    pub fn set(&self, nodes: u64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+        self.show(nodes);
+    }
+
+    fn show(&self, nodes: u64) {
+        let seconds = self.started.elapsed().as_secs_f64();
+        if self.quiet || seconds < 1.0 {
+            return;
+        }
+        if self.bar.is_hidden() && std::io::stderr().is_terminal() {
+            self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s", nodes as f64 / seconds / 1e6));
+    }
+
+    /// Clears the bar and prints the summary line.
+    pub fn finish(&self, nodes: u64, backend: &str) {
+        self.bar.finish_and_clear();
+        if !self.quiet {
+            let seconds = self.started.elapsed().as_secs_f64();
+            eprintln!(
+                "{nodes} nodes in {seconds:.3} s ({:.1} M nodes/s) on the {}",
+                nodes as f64 / seconds.max(1e-9) / 1e6,
+                backend
+            );
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! `gpu-movegen info`: the adapters, the one chosen, its limits and features.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::wgpu;
+
+use super::common::{UsageError, auto_prefers_cpu};
+
+pub fn run_info() -> Result<ExitCode, UsageError> {
+    let mut stdout = std::io::stdout().lock();
+    let adapters = gpu_movegen::gpu::list_adapters();
+    writeln!(stdout, "adapters ({}):", adapters.len())?;
+    for info in &adapters {
+        writeln!(stdout, "  {}", gpu_movegen::gpu::context::describe_adapter(info))?;
+    }
+    let context = GpuContext::new()?;
+    let limits = context.device.limits();
+    let features = context.device.features();
+    let adapter_features = context.adapter_info.as_ref().map(|info| info.backend);
+    writeln!(stdout, "chosen: {}", context.adapter_description())?;
+    let software = context.adapter_info.as_ref().is_some_and(auto_prefers_cpu);
+    writeln!(
+        stdout,
+        "perft --backend auto: {}",
+        if software { "the CPU (this adapter is a software one; --backend gpu uses it)" } else { "this GPU" }
+    )?;
+    if let Some(backend) = adapter_features {
+        writeln!(stdout, "backend: {backend:?}")?;
+    }
+    writeln!(stdout, "limits:")?;
+    writeln!(stdout, "  max_storage_buffer_binding_size: {}", limits.max_storage_buffer_binding_size)?;
+    writeln!(stdout, "  max_buffer_size: {}", limits.max_buffer_size)?;
+    writeln!(stdout, "  max_compute_workgroups_per_dimension: {}", limits.max_compute_workgroups_per_dimension)?;
+    writeln!(stdout, "  max_compute_invocations_per_workgroup: {}", limits.max_compute_invocations_per_workgroup)?;
+    writeln!(stdout, "  max_compute_workgroup_storage_size: {}", limits.max_compute_workgroup_storage_size)?;
+    writeln!(stdout, "features:")?;
+    writeln!(stdout, "  SHADER_INT64: {}", features.contains(wgpu::Features::SHADER_INT64))?;
+    writeln!(stdout, "  TIMESTAMP_QUERY: {}", features.contains(wgpu::Features::TIMESTAMP_QUERY))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,14 @@
+//! `gpu-movegen shogi ...` and `gpu-movegen go ...`: the command shapes of
+//! the games still to come. Until their modules land they take any
+//! arguments and say so, with exit code 2, rather than pretending to run.
+
+use super::common::UsageError;
+
+/// The error for a game whose commands are not built yet.
+pub fn not_built(game: &str, arguments: &[String]) -> UsageError {
+    let command = if arguments.is_empty() { String::new() } else { format!(" {}", arguments.join(" ")) };
+    UsageError(format!(
+        "'gpu-movegen {game}{command}': {game} is not built yet; this version counts chess only \
+         (see 'gpu-movegen --help')"
+    ))
+}

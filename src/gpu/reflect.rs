@@ -1,0 +1,196 @@
+//! What a composed WGSL module contains, read by naga: its compute entry
+//! points with their workgroup sizes and every resource binding. The
+//! crate's own pipelines take their bind-group layouts from here, and so can
+//! a caller's, so the layout is written once, in the WGSL.
+
+use super::context::GpuContext;
+use super::error::GpuError;
+
+/// A compute entry point of a composed module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryPointInfo {
+    pub name: String,
+    pub workgroup_size: [u32; 3],
+}
+
+/// What a binding of a composed module holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindingKind {
+    Storage { read_only: bool },
+    Uniform,
+    Other,
+}
+
+/// A resource binding of a composed module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindingInfo {
+    pub group: u32,
+    pub binding: u32,
+    pub name: String,
+    pub kind: BindingKind,
+}
+
+/// Your shader joined with the library, and what it contains.
+#[derive(Debug, Clone)]
+pub struct ComposedShader {
+    pub source: String,
+    pub entry_points: Vec<EntryPointInfo>,
+    pub bindings: Vec<BindingInfo>,
+}
+
+impl ComposedShader {
+    pub fn create_module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("gpu-movegen embedded shader"),
+            source: wgpu::ShaderSource::Wgsl(self.source.clone().into()),
+        })
+    }
+
+    /// Builds a compute pipeline for `entry_point`. Validation errors and a
+    /// panic inside the shader compiler (naga has a few on unusual WGSL) come
+    /// back as errors instead of ending the process.
+    /// `constants` sets WGSL `override` constants by name.
+    pub fn create_compute_pipeline(
+        &self,
+        context: &GpuContext,
+        layout: &wgpu::PipelineLayout,
+        entry_point: &str,
+        constants: &[(&str, f64)],
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let build = || {
+            let module = self.create_module(&context.device);
+            context.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry_point),
+                layout: Some(layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
+                cache: None,
+            })
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| context.scoped(build)));
+        match outcome {
+            Ok(result) => result,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("(no message)");
+                Err(GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}")))
+            }
+        }
+    }
+
+    /// Layout entries for every buffer binding of `group`, read from the module.
+    pub fn layout_entries(&self, group: u32) -> Vec<wgpu::BindGroupLayoutEntry> {
+        self.bindings
+            .iter()
+            .filter(|binding| binding.group == group && binding.kind != BindingKind::Other)
+            .map(|binding| wgpu::BindGroupLayoutEntry {
+                binding: binding.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: match binding.kind {
+                        BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
+                        BindingKind::Storage { read_only } => wgpu::BufferBindingType::Storage { read_only },
+                        BindingKind::Other => wgpu::BufferBindingType::Storage { read_only: false },
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect()
+    }
+}
+
+/// Parses `source` with naga and reads its entry points and bindings. A WGSL
+/// error comes back with naga's message, source lines included.
+pub fn reflect(source: String) -> Result<ComposedShader, GpuError> {
+    let module =
+        naga::front::wgsl::parse_str(&source).map_err(|error| GpuError::Shader(error.emit_to_string(&source)))?;
+    let entry_points = module
+        .entry_points
+        .iter()
+        .filter(|entry| entry.stage == naga::ShaderStage::Compute)
+        .map(|entry| EntryPointInfo { name: entry.name.clone(), workgroup_size: entry.workgroup_size })
+        .collect();
+    let mut bindings: Vec<BindingInfo> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, variable)| {
+            let binding = variable.binding.as_ref()?;
+            let kind = match variable.space {
+                naga::AddressSpace::Storage { access } => {
+                    BindingKind::Storage { read_only: !access.contains(naga::StorageAccess::STORE) }
+                }
+                naga::AddressSpace::Uniform => BindingKind::Uniform,
+                _ => BindingKind::Other,
+            };
+            Some(BindingInfo {
+                group: binding.group,
+                binding: binding.binding,
+                name: variable.name.clone().unwrap_or_default(),
+                kind,
+            })
+        })
+        .collect();
+    bindings.sort_by_key(|binding| (binding.group, binding.binding));
+    Ok(ComposedShader { source, entry_points, bindings })
+}
+
+/// The compute pipelines of a composed module, all sharing the bind-group
+/// layout of group 0 as the module declares it, with the workgroup size of
+/// each entry point as the module declares it. The host never restates
+/// either: both come from the WGSL.
+pub struct Kernels {
+    pub layout: wgpu::BindGroupLayout,
+    entries: Vec<(String, wgpu::ComputePipeline, u32)>,
+}
+
+impl Kernels {
+    /// The pipeline of `entry_point`.
+    pub fn pipeline(&self, entry_point: &str) -> &wgpu::ComputePipeline {
+        &self.entry(entry_point).1
+    }
+
+    /// Invocations per workgroup of `entry_point` (x × y × z).
+    pub fn workgroup_size(&self, entry_point: &str) -> u32 {
+        self.entry(entry_point).2
+    }
+
+    fn entry(&self, entry_point: &str) -> &(String, wgpu::ComputePipeline, u32) {
+        self.entries
+            .iter()
+            .find(|(name, _, _)| name == entry_point)
+            .unwrap_or_else(|| panic!("the module has no entry point '{entry_point}' (a bug in this crate)"))
+    }
+}
+
+impl ComposedShader {
+    /// Builds every compute entry point of the module, with the layout of
+    /// bind group 0 read from the module. Errors surface through the
+    /// caller's error scope (see `GpuContext::scoped`).
+    pub fn kernels(&self, device: &wgpu::Device, label: &str) -> Kernels {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(label),
+            entries: &self.layout_entries(0),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module = self.create_module(device);
+        let entries = self
+            .entry_points
+            .iter()
+            .map(|entry| {
+                let pipeline = super::resources::compute_pipeline(device, &pipeline_layout, &module, &entry.name);
+                (entry.name.clone(), pipeline, entry.workgroup_size.iter().product())
+            })
+            .collect();
+        Kernels { layout, entries }
+    }
+}
