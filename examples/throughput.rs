@@ -235,29 +235,44 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+fn shakmaty_position(fen: &str) -> shakmaty::Chess {
+    let fen: shakmaty::fen::Fen = fen.parse().expect("valid FEN");
+    fen.into_position(shakmaty::CastlingMode::Standard).expect("legal position")
+}
+
 fn cpu_section(rounds: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     println!("CPU perft, single thread, {rounds} alternating rounds, median time");
     println!(
-        "{:<22} {:>5} {:>13} {:>12} {:>12} {:>14}",
-        "position", "depth", "nodes", "ours M/s", "cozy M/s", "ours / cozy"
+        "{:<16} {:>5} {:>13} {:>10} {:>10} {:>13} {:>13} {:>11}",
+        "position", "depth", "nodes", "ours M/s", "cozy M/s", "shakmaty M/s", "ours/shakm.", "ours/cozy"
     );
     for (name, fen, depth) in [("start position", gpu_movegen::START_FEN, 6), ("kiwipete", KIWIPETE, 5)] {
         let position = Position::from_fen(fen).expect("valid FEN");
         let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        let chess = shakmaty_position(fen);
+        let (mut ours, mut cozy, mut shakmaty_times) = (Vec::new(), Vec::new(), Vec::new());
         let mut node_count = 0;
         for _ in 0..rounds {
             let (nodes, time) = seconds(|| perft::perft(&position, depth));
             let (cozy_nodes, cozy_time) = seconds(|| cozy_perft(&board, depth));
-            assert_eq!(nodes, cozy_nodes, "the two libraries disagree on {name}");
+            let (shakmaty_nodes, shakmaty_time) = seconds(|| shakmaty::perft(&chess, depth));
+            if [cozy_nodes, shakmaty_nodes] != [nodes; 2] {
+                eprintln!(
+                    "cpu: the libraries disagree on {name}: {nodes}, cozy {cozy_nodes}, shakmaty {shakmaty_nodes}"
+                );
+                std::process::exit(1);
+            }
             node_count = nodes;
             ours.push(time);
-            theirs.push(cozy_time);
+            cozy.push(cozy_time);
+            shakmaty_times.push(shakmaty_time);
         }
-        let (ours, theirs) = (median(ours), median(theirs));
+        let (ours, cozy, shakmaty_time) = (median(ours), median(cozy), median(shakmaty_times));
         let rate = |time: f64| node_count as f64 / time / 1e6;
-        for (engine, time) in [("gpu-movegen 1 thread", ours), ("cozy-chess 1 thread", theirs)] {
+        for (engine, time) in
+            [("gpu-movegen 1 thread", ours), ("cozy-chess 1 thread", cozy), ("shakmaty 1 thread", shakmaty_time)]
+        {
             rows.push(Row {
                 section: "cpu",
                 engine: engine.to_owned(),
@@ -270,14 +285,16 @@ fn cpu_section(rounds: usize) -> Vec<Row> {
                 dispatch_ms: None,
                 gpu_ms: None,
                 readback_ms: None,
-                checked: None,
+                checked: Some("cozy-chess, shakmaty"),
             });
         }
         println!(
-            "{name:<22} {depth:>5} {node_count:>13} {:>12.1} {:>12.1} {:>14.2}",
+            "{name:<16} {depth:>5} {node_count:>13} {:>10.1} {:>10.1} {:>13.1} {:>13.2} {:>11.2}",
             rate(ours),
-            rate(theirs),
-            theirs / ours
+            rate(cozy),
+            rate(shakmaty_time),
+            shakmaty_time / ours,
+            cozy / ours
         );
     }
 

@@ -15,32 +15,40 @@
 
 const KOGGE_STONE_SHIFTS = vec4<u32>(9u, 1u, 7u, 8u);
 
-// Generator spreads through the propagator in doubling steps 1, 2, 4; a
-// last shift adds the squares the rays hit (seed: bbGen4, bbPro4).
-fn kogge_stone_fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+// Generators spread through the propagator in doubling steps 1, 2, 4; a
+// last shift adds the squares the rays hit (bbGen4, bbPro4 in the OpenCL
+// original). Each lane fills in its own direction from its own generators,
+// and the lanes come back apart, so that a caller can count per direction.
+fn kogge_stone_lanes_left(generators: Lanes, empty: Bitboard) -> Lanes {
     let wraps = kogge_stone_left_wraps();
-    var generator = lanes_splat(sliders);
+    var generator = generators;
     var propagator = lanes_and(lanes_splat(empty), wraps);
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_left(generator, KOGGE_STONE_SHIFTS)));
     propagator = lanes_and(propagator, lanes_shift_left(propagator, KOGGE_STONE_SHIFTS));
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_left(generator, 2u * KOGGE_STONE_SHIFTS)));
     propagator = lanes_and(propagator, lanes_shift_left(propagator, 2u * KOGGE_STONE_SHIFTS));
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_left(generator, 4u * KOGGE_STONE_SHIFTS)));
-    generator = lanes_and(wraps, lanes_shift_left(generator, KOGGE_STONE_SHIFTS));
-    return lanes_union(generator);
+    return lanes_and(wraps, lanes_shift_left(generator, KOGGE_STONE_SHIFTS));
 }
 
-fn kogge_stone_fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+fn kogge_stone_lanes_right(generators: Lanes, empty: Bitboard) -> Lanes {
     let wraps = kogge_stone_right_wraps();
-    var generator = lanes_splat(sliders);
+    var generator = generators;
     var propagator = lanes_and(lanes_splat(empty), wraps);
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_right(generator, KOGGE_STONE_SHIFTS)));
     propagator = lanes_and(propagator, lanes_shift_right(propagator, KOGGE_STONE_SHIFTS));
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_right(generator, 2u * KOGGE_STONE_SHIFTS)));
     propagator = lanes_and(propagator, lanes_shift_right(propagator, 2u * KOGGE_STONE_SHIFTS));
     generator = lanes_or(generator, lanes_and(propagator, lanes_shift_right(generator, 4u * KOGGE_STONE_SHIFTS)));
-    generator = lanes_and(wraps, lanes_shift_right(generator, KOGGE_STONE_SHIFTS));
-    return lanes_union(generator);
+    return lanes_and(wraps, lanes_shift_right(generator, KOGGE_STONE_SHIFTS));
+}
+
+fn kogge_stone_fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+    return lanes_union(kogge_stone_lanes_left(lanes_splat(sliders), empty));
+}
+
+fn kogge_stone_fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+    return lanes_union(kogge_stone_lanes_right(lanes_splat(sliders), empty));
 }
 
 // Attacks in all eight directions from every square of `sliders`, with the
@@ -48,4 +56,23 @@ fn kogge_stone_fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
 // rook or bishop attacks.
 fn kogge_stone_queen_attacks(sliders: Bitboard, empty: Bitboard) -> Bitboard {
     return kogge_stone_fill_left(sliders, empty) | kogge_stone_fill_right(sliders, empty);
+}
+
+// Set-wise slider moves: lanes 0 and 2 (shifts 9 and 7) are diagonal, lanes
+// 1 and 3 (shifts 1 and 8) orthogonal, so the diagonal sliders go in the
+// first and the orthogonal ones in the second. In one direction a square is
+// reached from at most one slider (the nearest behind it blocks the rest),
+// so counting each lane apart counts every (slider, destination) pair once.
+fn kogge_stone_count_setwise(diagonal: Bitboard, orthogonal: Bitboard, occupied: Bitboard, targets: Bitboard) -> u32 {
+    let generators = lanes_alternate(diagonal, orthogonal);
+    let empty = ~occupied;
+    return lanes_count_within(kogge_stone_lanes_left(generators, empty), targets)
+        + lanes_count_within(kogge_stone_lanes_right(generators, empty), targets);
+}
+
+// The union of the attacks of the diagonal and orthogonal sliders.
+fn kogge_stone_attacks_setwise(diagonal: Bitboard, orthogonal: Bitboard, occupied: Bitboard) -> Bitboard {
+    let generators = lanes_alternate(diagonal, orthogonal);
+    let empty = ~occupied;
+    return lanes_union(kogge_stone_lanes_left(generators, empty)) | lanes_union(kogge_stone_lanes_right(generators, empty));
 }

@@ -236,13 +236,161 @@ fn kogge_stone_pseudo_legal_destinations(board: Position, square: u32) -> Bitboa
     return moves;
 }
 
+// ---- Counting without generating ----
+// legal_move_count counts a position's legal moves set-wise, the twin of
+// Context::count in src/chess/movegen.rs: the other side's attacks once,
+// with our king taken off the board, give the king's moves and castling
+// by masks; pawns, knights and unpinned sliders are counted per direction
+// over whole sets; only pinned pieces and pawns that may capture en passant
+// go one at a time. In double check only the king moves.
+
+// The squares of the files whose bits are set in `files` (bit 0 = file a).
+fn files_mask(files: u32) -> Bitboard {
+    let word = files * 0x01010101u;
+    return bitboard_make(word, word);
+}
+
+// Pawn captures of every pawn in `pawns` of colour `color`.
+fn pawn_attacks_setwise(pawns: Bitboard, color: u32) -> Bitboard {
+    let west = pawns & ~files_mask(0x01u);
+    let east = pawns & ~files_mask(0x80u);
+    if color == WHITE {
+        return bitboard_shift_left(west, 7u) | bitboard_shift_left(east, 9u);
+    }
+    return bitboard_shift_right(west, 9u) | bitboard_shift_right(east, 7u);
+}
+
+// The knight jumps of a set, in eight lanes: towards higher squares by 17,
+// 15, 10, 6 and towards lower ones by the same, each from the knights that
+// stay on the board.
+fn knight_lanes_left(knights: Bitboard) -> Lanes {
+    let sources = lanes_and(
+        lanes_splat(knights),
+        lanes_from(~files_mask(0x80u), ~files_mask(0x01u), ~files_mask(0xc0u), ~files_mask(0x03u)),
+    );
+    return lanes_shift_left(sources, vec4<u32>(17u, 15u, 10u, 6u));
+}
+
+fn knight_lanes_right(knights: Bitboard) -> Lanes {
+    let sources = lanes_and(
+        lanes_splat(knights),
+        lanes_from(~files_mask(0x01u), ~files_mask(0x80u), ~files_mask(0x03u), ~files_mask(0xc0u)),
+    );
+    return lanes_shift_right(sources, vec4<u32>(17u, 15u, 10u, 6u));
+}
+
+fn knight_attacks_setwise(knights: Bitboard) -> Bitboard {
+    return lanes_union(knight_lanes_left(knights)) | lanes_union(knight_lanes_right(knights));
+}
+
+// Each jump lands on a different square per knight, so lanes count (knight, target) pairs.
+fn knight_count_setwise(knights: Bitboard, targets: Bitboard) -> u32 {
+    return lanes_count_within(knight_lanes_left(knights), targets)
+        + lanes_count_within(knight_lanes_right(knights), targets);
+}
+
+// Pushes, double pushes and captures of the pawns `pawns` of the side to
+// move, into `targets`; a move to the last rank counts four times.
+fn pawn_count_setwise(pawns: Bitboard, color: u32, empty: Bitboard, theirs: Bitboard, targets: Bitboard) -> u32 {
+    let west = pawns & ~files_mask(0x01u);
+    let east = pawns & ~files_mask(0x80u);
+    var single: Bitboard;
+    var double: Bitboard;
+    var west_captures: Bitboard;
+    var east_captures: Bitboard;
+    if color == WHITE {
+        single = bitboard_shift_left(pawns, 8u) & empty;
+        double = bitboard_shift_left(single & bitboard_make(0x00ff0000u, 0u), 8u) & empty;
+        west_captures = bitboard_shift_left(west, 7u);
+        east_captures = bitboard_shift_left(east, 9u);
+    } else {
+        single = bitboard_shift_right(pawns, 8u) & empty;
+        double = bitboard_shift_right(single & bitboard_make(0u, 0x0000ff00u), 8u) & empty;
+        west_captures = bitboard_shift_right(west, 9u);
+        east_captures = bitboard_shift_right(east, 7u);
+    }
+    let last_ranks = bitboard_make(0xffu, 0xff000000u);
+    single = single & targets;
+    west_captures = west_captures & theirs & targets;
+    east_captures = east_captures & theirs & targets;
+    var count = bitboard_count(double & targets);
+    count += bitboard_count(single) + 3u * bitboard_count(single & last_ranks);
+    count += bitboard_count(west_captures) + 3u * bitboard_count(west_captures & last_ranks);
+    count += bitboard_count(east_captures) + 3u * bitboard_count(east_captures & last_ranks);
+    return count;
+}
+
+// Legal castlings (the caller has checked that the king is not in check):
+// the squares between king and rook empty, the king's path not in `danger`.
+fn castling_count(board: Position, context: MoveContext, danger: Bitboard) -> u32 {
+    let base = select(0u, 56u, context.us == BLACK);
+    let king_side = select(CASTLE_WHITE_KING_SIDE, CASTLE_BLACK_KING_SIDE, context.us == BLACK);
+    let queen_side = select(CASTLE_WHITE_QUEEN_SIDE, CASTLE_BLACK_QUEEN_SIDE, context.us == BLACK);
+    let between_king_side = bitboard_shift_left(bitboard_make(0x60u, 0u), base);
+    let between_queen_side = bitboard_shift_left(bitboard_make(0x0eu, 0u), base);
+    let path_queen_side = bitboard_shift_left(bitboard_make(0x0cu, 0u), base);
+    var count = 0u;
+    if (board.castling & king_side) != 0u && bitboard_is_empty((context.occupied | danger) & between_king_side) {
+        count += 1u;
+    }
+    if (board.castling & queen_side) != 0u && bitboard_is_empty(context.occupied & between_queen_side)
+        && bitboard_is_empty(danger & path_queen_side) {
+        count += 1u;
+    }
+    return count;
+}
+
 // The number of legal moves (promotions count four times); 0 when the side to
 // move has no king, which the caller reports as a fault.
 fn legal_move_count(board: Position) -> u32 {
-    var count = 0u;
-    var walk = piece_walk_begin(board);
-    for (var step = piece_walk_next(board, &walk); step.from_square != NO_SQUARE; step = piece_walk_next(board, &walk)) {
-        count += move_count_of(step.piece, step.destinations);
+    let context = make_context(board);
+    if context.king == NO_SQUARE {
+        return 0u;
+    }
+    let them = 1u - context.us;
+    // What the other side attacks once our king has left its square.
+    let their_diagonal = (board.bishops | board.queens) & context.theirs;
+    let their_orthogonal = (board.rooks | board.queens) & context.theirs;
+    var danger = slider_attacks_setwise(their_diagonal, their_orthogonal, context.occupied & ~bitboard_from_square(context.king))
+        | pawn_attacks_setwise(board.pawns & context.theirs, them)
+        | knight_attacks_setwise(board.knights & context.theirs);
+    let their_king = bitboard_first(board.kings & context.theirs);
+    if their_king != NO_SQUARE {
+        danger = danger | table_king_attacks(their_king);
+    }
+    var count = bitboard_count(table_king_attacks(context.king) & ~context.ours & ~danger);
+    if bitboard_has_several(context.checkers) {
+        return count;
+    }
+    if bitboard_is_empty(context.checkers) {
+        count += castling_count(board, context, danger);
+    }
+    let targets = context.destination_mask;
+    // Pinned pawns and pawns that may capture en passant go one by one.
+    let pawns = board.pawns & context.ours;
+    var one_by_one = pawns & context.pinned;
+    if board.en_passant != NO_SQUARE {
+        one_by_one = one_by_one | (table_pawn_attacks(them, board.en_passant) & pawns);
+    }
+    var remaining = one_by_one;
+    while !bitboard_is_empty(remaining) {
+        let from_square = bitboard_first(remaining);
+        remaining = bitboard_without_first(remaining);
+        count += move_count_of(PIECE_PAWN, pawn_destinations(board, context, from_square));
+    }
+    count += pawn_count_setwise(pawns & ~one_by_one, context.us, ~context.occupied, context.theirs, targets);
+    // A pinned knight cannot move.
+    count += knight_count_setwise(board.knights & context.ours & ~context.pinned, targets);
+    // Unpinned sliders set-wise; pinned ones only along the line to their king.
+    let our_diagonal = (board.bishops | board.queens) & context.ours;
+    let our_orthogonal = (board.rooks | board.queens) & context.ours;
+    count += slider_count_setwise(our_diagonal & ~context.pinned, our_orthogonal & ~context.pinned, context.occupied, targets);
+    remaining = (our_diagonal | our_orthogonal) & context.pinned;
+    while !bitboard_is_empty(remaining) {
+        let from_square = bitboard_first(remaining);
+        remaining = bitboard_without_first(remaining);
+        let attacks = slider_attacks(position_piece_on(board, from_square), from_square, context.occupied);
+        count += bitboard_count(attacks & targets & table_line(context.king, from_square));
     }
     return count;
 }

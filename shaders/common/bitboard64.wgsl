@@ -154,6 +154,22 @@ fn lanes_splat(board: Bitboard) -> Lanes {
     return Lanes(vec4<u32>(board.x), vec4<u32>(board.y));
 }
 
+// Lanes holding four different bitboards.
+fn lanes_from(a: Bitboard, b: Bitboard, c: Bitboard, d: Bitboard) -> Lanes {
+    return Lanes(vec4<u32>(a.x, b.x, c.x, d.x), vec4<u32>(a.y, b.y, c.y, d.y));
+}
+
+// Lanes holding `a`, `b`, `a`, `b`: one set for lanes 0 and 2, another for 1 and 3.
+fn lanes_alternate(a: Bitboard, b: Bitboard) -> Lanes {
+    return Lanes(vec4<u32>(a.x, b.x, a.x, b.x), vec4<u32>(a.y, b.y, a.y, b.y));
+}
+
+// The squares of all four lanes inside `mask`, counted with multiplicity.
+fn lanes_count_within(lanes: Lanes, mask: Bitboard) -> u32 {
+    let counts = countOneBits(lanes.lo & vec4<u32>(mask.x)) + countOneBits(lanes.hi & vec4<u32>(mask.y));
+    return counts.x + counts.y + counts.z + counts.w;
+}
+
 fn lanes_and(left: Lanes, right: Lanes) -> Lanes {
     return Lanes(left.lo & right.lo, left.hi & right.hi);
 }

@@ -114,6 +114,23 @@ fn lanes_splat(board: Bitboard) -> Lanes {
     return vec4<u64>(board);
 }
 
+// Lanes holding four different bitboards.
+fn lanes_from(a: Bitboard, b: Bitboard, c: Bitboard, d: Bitboard) -> Lanes {
+    return vec4<u64>(a, b, c, d);
+}
+
+// Lanes holding `a`, `b`, `a`, `b`: one set for lanes 0 and 2, another for 1 and 3.
+fn lanes_alternate(a: Bitboard, b: Bitboard) -> Lanes {
+    return vec4<u64>(a, b, a, b);
+}
+
+// The squares of all four lanes inside `mask`, counted with multiplicity.
+fn lanes_count_within(lanes: Lanes, mask: Bitboard) -> u32 {
+    let inside = lanes & vec4<u64>(mask);
+    let counts = countOneBits(vec4<u32>(inside & vec4<u64>(0xfffffffflu))) + countOneBits(vec4<u32>(inside >> vec4<u32>(32u)));
+    return counts.x + counts.y + counts.z + counts.w;
+}
+
 fn lanes_and(left: Lanes, right: Lanes) -> Lanes {
     return left & right;
 }

@@ -1,36 +1,37 @@
 // sliders/dumb7fill.wgsl — slider attacks by Dumb7Fill.
 //
 // Reads: the ray tables (tables.wgsl). Writes: nothing. Library only: the
-// `sliders` interface. The Kogge-Stone lanes and wrap masks, filled by seven
-// plain steps instead of three doubling ones. CPU twin: src/sliders/dumb7fill.rs.
+// `sliders` interface, set-wise functions included. The Kogge-Stone lanes and
+// wrap masks, filled by seven plain steps instead of three doubling ones. CPU twin: src/sliders/dumb7fill.rs.
 
 #import bitboard
 #import kogge_stone
 #import tables
 
-fn dumb7fill_left(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+fn dumb7fill_lanes_left(generators: Lanes, empty: Bitboard) -> Lanes {
     let wraps = kogge_stone_left_wraps();
     let propagator = lanes_and(lanes_splat(empty), wraps);
-    var flood = lanes_splat(sliders);
+    var flood = generators;
     for (var step = 0u; step < 6u; step++) {
         flood = lanes_or(flood, lanes_and(propagator, lanes_shift_left(flood, KOGGE_STONE_SHIFTS)));
     }
-    return lanes_union(lanes_and(wraps, lanes_shift_left(flood, KOGGE_STONE_SHIFTS)));
+    return lanes_and(wraps, lanes_shift_left(flood, KOGGE_STONE_SHIFTS));
 }
 
-fn dumb7fill_right(sliders: Bitboard, empty: Bitboard) -> Bitboard {
+fn dumb7fill_lanes_right(generators: Lanes, empty: Bitboard) -> Lanes {
     let wraps = kogge_stone_right_wraps();
     let propagator = lanes_and(lanes_splat(empty), wraps);
-    var flood = lanes_splat(sliders);
+    var flood = generators;
     for (var step = 0u; step < 6u; step++) {
         flood = lanes_or(flood, lanes_and(propagator, lanes_shift_right(flood, KOGGE_STONE_SHIFTS)));
     }
-    return lanes_union(lanes_and(wraps, lanes_shift_right(flood, KOGGE_STONE_SHIFTS)));
+    return lanes_and(wraps, lanes_shift_right(flood, KOGGE_STONE_SHIFTS));
 }
 
 // Set-wise: attacks of every square in `sliders`.
 fn dumb7fill_queen_attacks(sliders: Bitboard, empty: Bitboard) -> Bitboard {
-    return dumb7fill_left(sliders, empty) | dumb7fill_right(sliders, empty);
+    let generators = lanes_splat(sliders);
+    return lanes_union(dumb7fill_lanes_left(generators, empty)) | lanes_union(dumb7fill_lanes_right(generators, empty));
 }
 
 fn slider_queen_attacks(square: u32, occupied: Bitboard) -> Bitboard {
@@ -43,4 +44,17 @@ fn slider_rook_attacks(square: u32, occupied: Bitboard) -> Bitboard {
 
 fn slider_bishop_attacks(square: u32, occupied: Bitboard) -> Bitboard {
     return slider_queen_attacks(square, occupied) & table_bishop_rays(square);
+}
+
+// Set-wise, as kogge_stone_count_setwise: diagonal sliders in lanes 0 and 2,
+// orthogonal ones in lanes 1 and 3, each lane counted apart.
+fn slider_attacks_setwise(diagonal: Bitboard, orthogonal: Bitboard, occupied: Bitboard) -> Bitboard {
+    let generators = lanes_alternate(diagonal, orthogonal);
+    return lanes_union(dumb7fill_lanes_left(generators, ~occupied)) | lanes_union(dumb7fill_lanes_right(generators, ~occupied));
+}
+
+fn slider_count_setwise(diagonal: Bitboard, orthogonal: Bitboard, occupied: Bitboard, targets: Bitboard) -> u32 {
+    let generators = lanes_alternate(diagonal, orthogonal);
+    return lanes_count_within(dumb7fill_lanes_left(generators, ~occupied), targets)
+        + lanes_count_within(dumb7fill_lanes_right(generators, ~occupied), targets);
 }

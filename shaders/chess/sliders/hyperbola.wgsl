@@ -8,6 +8,7 @@
 
 #import bitboard
 #import tables
+#import sliders_by_piece
 
 fn hyperbola_line(square: u32, occupied: Bitboard, kind: u32) -> Bitboard {
     let mask = table_line_mask(kind, square);

@@ -9,6 +9,7 @@
 
 #import bitboard
 #import tables
+#import sliders_by_piece
 
 fn magic_attacks(bishop: bool, square: u32, occupied: Bitboard) -> Bitboard {
     let mask = table_magic_word(bishop, square, 0u);

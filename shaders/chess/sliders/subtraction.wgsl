@@ -9,6 +9,7 @@
 
 #import bitboard
 #import tables
+#import sliders_by_piece
 
 fn subtraction_positive_ray(square: u32, occupied: Bitboard, direction: u32) -> Bitboard {
     let ray = table_ray(direction, square);

@@ -32,6 +32,7 @@ pub const CHESS_MODULES: &[Module] = &[
     chess_module!("sliders_sbamg", "sliders/sbamg.wgsl", Library),
     chess_module!("sliders_subtraction", "sliders/subtraction.wgsl", Library),
     chess_module!("sliders_magic", "sliders/magic.wgsl", Library),
+    chess_module!("sliders_by_piece", "sliders/by_piece.wgsl", Library),
     chess_module!("per_piece", "kernels/per_piece.wgsl", Kernels),
     chess_module!("per_position", "kernels/per_position.wgsl", Kernels),
     chess_module!("perft", "kernels/perft.wgsl", Kernels),
