@@ -35,6 +35,40 @@ impl PieceMoves {
         self.to.is_empty()
     }
 
+    /// Calls `visit` with each move these destinations stand for, in the
+    /// order of [`PieceMoves::moves`], without building an iterator (perft's
+    /// inner loop).
+    #[inline(always)]
+    pub fn for_each_move(&self, en_passant: Option<Square>, mut visit: impl FnMut(Move)) {
+        let from = self.from;
+        match self.piece {
+            Piece::Pawn => {
+                for to in self.to {
+                    if PROMOTION_RANKS.contains(to) {
+                        for promoted in Piece::PROMOTIONS {
+                            visit(Move::new(from, to, MoveKind::Promotion(promoted)));
+                        }
+                    } else if Some(to) == en_passant && to.file() != from.file() {
+                        visit(Move::new(from, to, MoveKind::EnPassant));
+                    } else {
+                        visit(Move::new(from, to, MoveKind::Normal));
+                    }
+                }
+            }
+            Piece::King => {
+                for to in self.to {
+                    let kind = if to.file().abs_diff(from.file()) == 2 { MoveKind::Castling } else { MoveKind::Normal };
+                    visit(Move::new(from, to, kind));
+                }
+            }
+            _ => {
+                for to in self.to {
+                    visit(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+    }
+
     /// Expands the destinations into moves. `en_passant` is the position's
     /// en passant square, which tells a pawn's en passant capture apart.
     pub fn moves(&self, en_passant: Option<Square>) -> impl Iterator<Item = Move> + '_ {
@@ -86,6 +120,9 @@ struct Context {
     pinned: Bitboard,
     /// Destinations that answer a single check (or any non-own square when not in check).
     destination_mask: Bitboard,
+    /// The other side's bishops and queens, and rooks and queens.
+    their_diagonal: Bitboard,
+    their_straight: Bitboard,
 }
 
 impl Context {
@@ -97,16 +134,23 @@ impl Context {
         let theirs = position.colored(them);
         let occupied = ours | theirs;
         let king = position.king(us);
-        let checkers = position.attackers(king, them, occupied);
 
         let queens = position.pieces(Piece::Queen);
-        let snipers = ((Bitboard(tables::ROOK_RAYS[king.index()]) & (position.pieces(Piece::Rook) | queens))
-            | (Bitboard(tables::BISHOP_RAYS[king.index()]) & (position.pieces(Piece::Bishop) | queens)))
-            & theirs;
+        let their_diagonal = (position.pieces(Piece::Bishop) | queens) & theirs;
+        let their_straight = (position.pieces(Piece::Rook) | queens) & theirs;
+        let snipers = (Bitboard(tables::ROOK_RAYS[king.index()]) & their_straight)
+            | (Bitboard(tables::BISHOP_RAYS[king.index()]) & their_diagonal);
+        // Snipers with nothing between them and the king give check; with one
+        // piece of ours between, they pin it.
         let mut pinned = Bitboard::EMPTY;
+        let mut checkers = (tables::pawn_attacks(us, king) & position.pieces(Piece::Pawn)
+            | tables::knight_attacks(king) & position.pieces(Piece::Knight))
+            & theirs;
         for sniper in snipers {
             let blockers = tables::between(king, sniper) & occupied;
-            if !blockers.is_empty() && !blockers.has_several() {
+            if blockers.is_empty() {
+                checkers |= Bitboard::from_square(sniper);
+            } else if !blockers.has_several() {
                 pinned |= blockers & ours;
             }
         }
@@ -115,14 +159,32 @@ impl Context {
             None => !ours,
             Some(checker) => tables::between(king, checker) | checkers,
         };
-        Context { us, ours, theirs, occupied, king, checkers, pinned, destination_mask }
+        Context { us, ours, theirs, occupied, king, checkers, pinned, destination_mask, their_diagonal, their_straight }
+    }
+
+    /// Whether the other side attacks `square` with `occupied` as blockers:
+    /// the cheap lookups first, and a slider lookup only when a slider of
+    /// theirs stands on one of the square's lines.
+    #[inline(always)]
+    fn attacked(&self, position: &Position, square: Square, occupied: Bitboard) -> bool {
+        let leapers = (tables::pawn_attacks(self.us, square) & position.pieces(Piece::Pawn))
+            | (tables::knight_attacks(square) & position.pieces(Piece::Knight))
+            | (tables::king_attacks(square) & position.pieces(Piece::King));
+        if !(leapers & self.theirs).is_empty() {
+            return true;
+        }
+        let diagonal = Bitboard(tables::BISHOP_RAYS[square.index()]) & self.their_diagonal;
+        if !diagonal.is_empty() && !(bishop_attacks(square, occupied) & diagonal).is_empty() {
+            return true;
+        }
+        let straight = Bitboard(tables::ROOK_RAYS[square.index()]) & self.their_straight;
+        !straight.is_empty() && !(rook_attacks(square, occupied) & straight).is_empty()
     }
 
     /// Whether the king would be attacked on `square` once it has left its square.
     #[inline(always)]
     fn king_destination_attacked(&self, position: &Position, square: Square) -> bool {
-        let without_king = self.occupied ^ Bitboard::from_square(self.king);
-        position.is_attacked(square, !self.us, without_king)
+        self.attacked(position, square, self.occupied ^ Bitboard::from_square(self.king))
     }
 
     #[inline(always)]
@@ -145,7 +207,7 @@ impl Context {
         let rights = position.castling_rights();
         let rank = self.us.back_rank();
         let mut destinations = Bitboard::EMPTY;
-        let attacked = |file: u8| position.is_attacked(Square::new(file, rank), !self.us, self.occupied);
+        let attacked = |file: u8| self.attacked(position, Square::new(file, rank), self.occupied);
         let empty = |files: &[u8]| files.iter().all(|&file| !self.occupied.contains(Square::new(file, rank)));
         if rights.contains(CastlingRights::king_side(self.us)) && empty(&[5, 6]) && !attacked(5) && !attacked(6) {
             destinations |= Bitboard::from_square(Square::new(6, rank));

@@ -19,9 +19,9 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
             let mut nodes = 0;
             let en_passant = position.en_passant();
             position.generate_piece_moves(|piece_moves| {
-                for mv in piece_moves.moves(en_passant) {
-                    nodes += perft(&position.make_move(mv), depth - 1);
-                }
+                piece_moves.for_each_move(en_passant, |mv| {
+                    nodes += perft(&position.make_move_of(piece_moves.piece, mv), depth - 1);
+                });
             });
             nodes
         }

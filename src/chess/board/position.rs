@@ -434,14 +434,28 @@ impl Position {
 
     /// Plays a legal move in place (copy-make's in-place half).
     pub fn play(&mut self, mv: Move) {
+        let Some(piece) = self.piece_kind_on(mv.from()) else {
+            debug_assert!(false, "make_move from an empty square: {mv}");
+            return;
+        };
+        self.play_piece(piece, mv);
+    }
+
+    /// [`Position::make_move`] when the caller knows which piece moves (as
+    /// move generation does), saving the look-up.
+    #[inline]
+    pub fn make_move_of(&self, piece: Piece, mv: Move) -> Position {
+        let mut next = *self;
+        next.play_piece(piece, mv);
+        next
+    }
+
+    #[inline]
+    fn play_piece(&mut self, piece: Piece, mv: Move) {
         let us = self.side_to_move;
         let (from, to) = (mv.from(), mv.to());
         let from_bit = Bitboard::from_square(from);
         let to_bit = Bitboard::from_square(to);
-        let Some(piece) = self.piece_kind_on(from) else {
-            debug_assert!(false, "make_move from an empty square: {mv}");
-            return;
-        };
         let captured = if self.colors[(!us).index()].contains(to) { self.piece_kind_on(to) } else { None };
 
         if let Some(captured) = captured {
