@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::ValueEnum;
-use gpu_movegen::chess::gpu::{Int64Mode, ShaderVariant};
+use gpu_movegen::chess::gpu::{Int64Mode, ShaderVariant, adapter_default};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::wgpu;
@@ -16,7 +16,7 @@ use gpu_movegen::wgpu;
 #[derive(clap::Args, Clone, Copy)]
 pub struct ShaderArgs {
     /// Sliding-attack algorithm of the GPU kernels.
-    #[arg(long, value_enum, default_value_t = SliderArg::KoggeStone)]
+    #[arg(long, value_enum, default_value_t = SliderArg::Auto)]
     pub slider: SliderArg,
     /// Native 64-bit bitboards in the shaders (needs SHADER_INT64); `auto` takes the measured default.
     #[arg(long, value_enum, default_value_t = Int64Arg::Auto)]
@@ -29,6 +29,8 @@ pub struct ShaderArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum SliderArg {
+    /// The default for this adapter class (`gpu-movegen info` shows it and why).
+    Auto,
     /// The vectorised four-lane Kogge-Stone fill.
     KoggeStone,
     /// The same lanes, seven plain steps.
@@ -56,7 +58,9 @@ impl ShaderArgs {
     }
 
     pub fn variant(self, context: &GpuContext) -> Result<ShaderVariant, gpu_movegen::gpu::GpuError> {
+        let default = adapter_default(context.adapter_info.as_ref());
         let slider = match self.slider {
+            SliderArg::Auto => default.slider,
             SliderArg::KoggeStone => SliderAlgorithm::KoggeStone,
             SliderArg::Dumb7fill => SliderAlgorithm::Dumb7Fill,
             SliderArg::Hyperbola => SliderAlgorithm::Hyperbola,
@@ -64,7 +68,9 @@ impl ShaderArgs {
             SliderArg::Subtraction => SliderAlgorithm::Subtraction,
             SliderArg::Magic => SliderAlgorithm::Magic,
         };
+        let available = context.device.features().contains(wgpu::Features::SHADER_INT64);
         let mode = match self.int64 {
+            Int64Arg::Auto if !default.native_u64 || !available => Int64Mode::Off,
             Int64Arg::Auto => Int64Mode::Auto,
             Int64Arg::On => Int64Mode::On,
             Int64Arg::Off => Int64Mode::Off,

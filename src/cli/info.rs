@@ -21,6 +21,10 @@ pub fn run_info() -> Result<ExitCode, UsageError> {
     let adapter_features = context.adapter_info.as_ref().map(|info| info.backend);
     writeln!(stdout, "chosen: {}", context.adapter_description())?;
     let software = context.adapter_info.as_ref().is_some_and(auto_prefers_cpu);
+    let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
+    let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
+    let variant = gpu_movegen::chess::gpu::ShaderVariant { slider: default.slider, native_u64: native };
+    writeln!(stdout, "default shaders: {} ({})", variant.name(), default.source)?;
     writeln!(
         stdout,
         "perft --backend auto: {}",

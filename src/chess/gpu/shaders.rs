@@ -68,8 +68,68 @@ pub enum Int64Mode {
     Off,
 }
 
-/// What `Int64Mode::Auto` picks on an adapter with SHADER_INT64.
+/// What `Int64Mode::Auto` picks on an adapter with SHADER_INT64 when the
+/// adapter table below has no say.
 pub const AUTO_PREFERS_NATIVE_U64: bool = true;
+
+/// A class of adapters: a PCI vendor (or any) and a device type (or any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdapterClass {
+    pub vendor: Option<u32>,
+    pub device_type: Option<wgpu::DeviceType>,
+}
+
+/// The default pipeline variant for a class of adapters, and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdapterDefault {
+    pub class: AdapterClass,
+    pub slider: SliderAlgorithm,
+    /// Native u64 where the adapter has SHADER_INT64.
+    pub native_u64: bool,
+    /// Where the choice comes from, for `gpu-movegen info` and the docs.
+    pub source: &'static str,
+}
+
+/// NVIDIA's PCI vendor id.
+pub const VENDOR_NVIDIA: u32 = 0x10de;
+
+/// The default variant per adapter class, first match wins. Each entry says
+/// where it comes from: a `scripts/gpu-bench` measurement (BENCHMARKS.md) or,
+/// where none was possible yet, a published finding.
+pub const ADAPTER_DEFAULTS: &[AdapterDefault] = &[
+    AdapterDefault {
+        class: AdapterClass { vendor: None, device_type: Some(wgpu::DeviceType::Cpu) },
+        slider: SliderAlgorithm::KoggeStone,
+        native_u64: true,
+        source: "measured on lavapipe with the throughput example's slider table (BENCHMARKS.md)",
+    },
+    AdapterDefault {
+        class: AdapterClass { vendor: Some(VENDOR_NVIDIA), device_type: None },
+        slider: SliderAlgorithm::Magic,
+        native_u64: false,
+        source: "not measured here yet: taken from perft_gpu's design notes, where magic lookups beat \
+                 Kogge-Stone on NVIDIA GPUs",
+    },
+    AdapterDefault {
+        class: AdapterClass { vendor: None, device_type: None },
+        slider: SliderAlgorithm::KoggeStone,
+        native_u64: true,
+        source: "no measurement for this adapter class: the portable default",
+    },
+];
+
+impl AdapterClass {
+    fn matches(&self, info: &wgpu::AdapterInfo) -> bool {
+        self.vendor.is_none_or(|vendor| vendor == info.vendor)
+            && self.device_type.is_none_or(|kind| kind == info.device_type)
+    }
+}
+
+/// The table's entry for an adapter (`None`: a caller's device, whose adapter is unknown).
+pub fn adapter_default(info: Option<&wgpu::AdapterInfo>) -> &'static AdapterDefault {
+    let fallback = ADAPTER_DEFAULTS.last().expect("the table ends with a catch-all");
+    info.and_then(|info| ADAPTER_DEFAULTS.iter().find(|entry| entry.class.matches(info))).unwrap_or(fallback)
+}
 
 impl Int64Mode {
     /// Whether to use native u64 on a device with these features.
