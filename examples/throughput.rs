@@ -88,9 +88,12 @@ enum Section {
         #[arg(long, default_value_t = 200_000_000)]
         cpu_max_nodes: u64,
         /// Skip a depth when the time spent plus a forecast for it (the previous
-        /// depth's GPU time times 40) would pass this many seconds.
+        /// depth's GPU time times 40, per round) would pass this many seconds.
         #[arg(long)]
         budget_seconds: Option<f64>,
+        /// Rounds per depth; every engine runs once per round, in turn.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
     },
 }
 
@@ -564,11 +567,19 @@ fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) -> (Option<
 
 const POSITIONS: [(&str, &str); 2] = [("start position", gpu_movegen::START_FEN), ("kiwipete", KIWIPETE)];
 
+/// The variant the command line's defaults pick on this adapter.
+fn adapter_variant(context: &GpuContext) -> ShaderVariant {
+    let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
+    let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
+    ShaderVariant { slider: default.slider, native_u64: native }
+}
+
 fn perft_section(
     start_depths: &[u32],
     kiwipete_depths: &[u32],
     cpu_max_nodes: u64,
     budget_seconds: Option<f64>,
+    rounds: usize,
 ) -> (Option<String>, Vec<Row>) {
     let context = match GpuContext::new() {
         Ok(context) => context,
@@ -577,20 +588,28 @@ fn perft_section(
             std::process::exit(2);
         }
     };
-    let mut gpu = GpuPerft::new(&context).expect("GPU perft");
-    println!("Perft, adapter: {}, arena {} positions", context.adapter_description(), gpu.capacity());
+    let variant = adapter_variant(&context);
+    let mut gpu = GpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).expect("GPU perft");
+    println!(
+        "Perft, adapter: {}, shaders {}, arena {} positions, {rounds} alternating rounds, median time",
+        context.adapter_description(),
+        variant.name(),
+        gpu.capacity()
+    );
     // Pipelines compile on first use; keep that out of the timings.
     gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
     let threads = rayon::current_num_threads();
     println!(
-        "{:<16} {:>5} {:>16} {:>12} {:>16} {:>16} {:>16} {:>10}",
+        "{:<14} {:>5} {:>16} {:>10} {:>11} {:>10} {:>10} {:>13} {:>13} {:>10}",
         "position",
         "depth",
         "nodes",
         "gpu M/s",
         format!("cpu {threads}t M/s"),
-        "cpu 1t M/s",
-        "cozy 1t M/s",
+        "cpu 1t",
+        "cozy 1t",
+        "shakmaty 1t",
+        "gpu/shakm.",
         "checked"
     );
     let started_all = Instant::now();
@@ -598,49 +617,67 @@ fn perft_section(
     for ((name, fen), depths) in POSITIONS.iter().zip([start_depths, kiwipete_depths]) {
         let position = Position::from_fen(fen).expect("valid FEN");
         let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
+        let chess = shakmaty_position(fen);
         let mut previous_gpu_seconds: Option<f64> = None;
         for &depth in depths {
             if let (Some(budget), Some(previous)) = (budget_seconds, previous_gpu_seconds) {
-                if started_all.elapsed().as_secs_f64() + previous * 40.0 > budget {
-                    println!("{name:<16} {depth:>5} skipped: the forecast passes the {budget} s budget");
+                if started_all.elapsed().as_secs_f64() + previous * 40.0 * rounds as f64 > budget {
+                    println!("{name:<14} {depth:>5} skipped: the forecast passes the {budget} s budget");
                     break;
                 }
             }
-            let (nodes, gpu_seconds) = seconds(|| gpu.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
-            previous_gpu_seconds = Some(gpu_seconds);
-            // Every count is checked before it is printed: against the published
-            // value, else against the CPU engines, else marked unchecked.
             let published = published_count(&position, depth);
-            if let Some(expected) = published {
-                if nodes != expected {
-                    eprintln!(
-                        "perft: the GPU counted {nodes} for {name} depth {depth}; the published count is {expected}"
-                    );
-                    std::process::exit(1);
+            let with_cpu = published.is_none_or(|nodes| nodes <= cpu_max_nodes);
+            // Every engine once per round, in turn, so drift hits them alike.
+            let engines: Vec<(String, Box<dyn Fn() -> u64>)> = {
+                let mut engines: Vec<(String, Box<dyn Fn() -> u64>)> = Vec::new();
+                if with_cpu {
+                    engines.push((
+                        format!("cpu {threads} threads"),
+                        Box::new(move || perft::perft_parallel(&position, depth)),
+                    ));
+                    engines.push(("cpu 1 thread".to_owned(), Box::new(move || perft::perft(&position, depth))));
+                    let board = board.clone();
+                    engines.push(("cozy-chess 1 thread".to_owned(), Box::new(move || cozy_perft(&board, depth))));
+                    let chess = chess.clone();
+                    engines.push(("shakmaty 1 thread".to_owned(), Box::new(move || shakmaty::perft(&chess, depth))));
+                }
+                engines
+            };
+            let mut gpu_times = Vec::new();
+            let mut cpu_times: Vec<Vec<f64>> = vec![Vec::new(); engines.len()];
+            let mut nodes = 0;
+            for _ in 0..rounds {
+                let (gpu_nodes, gpu_seconds) =
+                    seconds(|| gpu.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
+                // Every count is checked before it is printed: against the
+                // published value, else against the CPU engines.
+                if let Some(expected) = published {
+                    if gpu_nodes != expected {
+                        eprintln!("perft: the GPU counted {gpu_nodes} for {name} depth {depth}; published: {expected}");
+                        std::process::exit(1);
+                    }
+                }
+                nodes = gpu_nodes;
+                gpu_times.push(gpu_seconds);
+                for ((engine, run), times) in engines.iter().zip(&mut cpu_times) {
+                    let (engine_nodes, time) = seconds(run);
+                    if engine_nodes != gpu_nodes {
+                        eprintln!(
+                            "perft: {engine} counted {engine_nodes} for {name} depth {depth}; the GPU {gpu_nodes}"
+                        );
+                        std::process::exit(1);
+                    }
+                    times.push(time);
                 }
             }
-            let mut cells = Vec::new();
-            let mut cpu_rows = Vec::new();
-            if nodes <= cpu_max_nodes {
-                let (parallel_nodes, parallel) = seconds(|| perft::perft_parallel(&position, depth));
-                let (single_nodes, single) = seconds(|| perft::perft(&position, depth));
-                let (cozy_nodes, cozy) = seconds(|| cozy_perft(&board, depth));
-                if [parallel_nodes, single_nodes, cozy_nodes] != [nodes; 3] {
-                    eprintln!(
-                        "perft: engines disagree on {name} depth {depth}: gpu {nodes}, cpu {parallel_nodes}, \
-                         cpu 1 thread {single_nodes}, cozy-chess {cozy_nodes}"
-                    );
-                    std::process::exit(1);
-                }
-                cpu_rows.push((format!("cpu {threads} threads"), parallel));
-                cpu_rows.push(("cpu 1 thread".to_owned(), single));
-                cpu_rows.push(("cozy-chess 1 thread".to_owned(), cozy));
-            }
-            let checked = match (published, cpu_rows.is_empty()) {
+            let checked = match (published, engines.is_empty()) {
                 (Some(_), _) => "published",
                 (None, false) => "cpu",
                 (None, true) => "UNCHECKED",
             };
+            let gpu_seconds = median(gpu_times);
+            previous_gpu_seconds = Some(gpu_seconds);
             let mut row = |engine: String, seconds: f64| {
                 rows.push(Row {
                     section: "perft",
@@ -658,15 +695,20 @@ fn perft_section(
                 });
                 nodes as f64 / seconds / 1e6
             };
-            cells.push(format!("{:>12.1}", row("gpu".to_owned(), gpu_seconds)));
-            for (engine, seconds) in cpu_rows {
-                cells.push(format!("{:>16.1}", row(engine, seconds)));
+            let mut cells = vec![format!("{:>10.1}", row("gpu".to_owned(), gpu_seconds))];
+            let mut shakmaty_seconds = None;
+            for ((engine, _), times) in engines.iter().zip(cpu_times) {
+                let time = median(times);
+                if engine.starts_with("shakmaty") {
+                    shakmaty_seconds = Some(time);
+                }
+                cells.push(format!("{:>10.1}", row(engine.clone(), time)));
             }
-            for _ in cells.len()..4 {
-                cells.push(format!("{:>16}", "-"));
+            while cells.len() < 5 {
+                cells.push(format!("{:>10}", "-"));
             }
-            cells.push(format!("{checked:>10}"));
-            println!("{name:<16} {depth:>5} {nodes:>16} {}", cells.join(" "));
+            let ratio = shakmaty_seconds.map_or("-".to_owned(), |time| format!("{:.2}", time / gpu_seconds));
+            println!("{name:<14} {depth:>5} {nodes:>16} {} {ratio:>13} {checked:>10}", cells.join(" "));
         }
     }
     (Some(context.adapter_description()), rows)
@@ -690,8 +732,9 @@ fn main() {
             let (adapter, rows) = sliders_section(*batch.max(&1), *perft_depth, *invocations.max(&64));
             ("sliders", adapter, rows)
         }
-        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds } => {
-            let (adapter, rows) = perft_section(start_depths, kiwipete_depths, *cpu_max_nodes, *budget_seconds);
+        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds, rounds } => {
+            let (adapter, rows) =
+                perft_section(start_depths, kiwipete_depths, *cpu_max_nodes, *budget_seconds, (*rounds).max(1));
             ("perft", adapter, rows)
         }
     };
