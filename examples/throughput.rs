@@ -465,7 +465,7 @@ fn gpu_slider_evaluations(context: &GpuContext, variant: ShaderVariant, invocati
     let run = || {
         let mut encoder = device.create_command_encoder(&Default::default());
         let pipeline = kernels.pipeline("slider_bench");
-        record_dispatch(&mut encoder, pipeline, &bind_group, invocations, 64, max_per_dimension);
+        record_dispatch(&mut encoder, pipeline, &bind_group, &[], invocations, 64, max_per_dimension);
         context.queue.submit([encoder.finish()]);
         context.wait().expect("GPU work finishes");
     };

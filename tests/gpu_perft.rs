@@ -62,8 +62,9 @@ fn a_tiny_arena_splits_levels_and_stays_exact() {
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 4)).collect();
     assert_eq!(counts, expected);
     assert_eq!(counts, [197_281, 4_085_603, 182_838, 43_238]);
-    // Many chunks, each reporting a running total that never goes down.
-    assert!(reports.len() > 20, "{}", reports.len());
+    // Progress comes at the end of each root group and at most every 250 ms
+    // in between: a running total that never goes down.
+    assert!(!reports.is_empty());
     assert!(reports.windows(2).all(|pair| pair[0] <= pair[1]));
     assert_eq!(reports.last(), Some(&counts.iter().sum()));
     // Depth 5 of the start position: the level of depth 3 (8,902) cannot fit.

@@ -213,3 +213,17 @@ proptest! {
         }
     }
 }
+
+/// The kernels run without bounds checks by default; with them on, every
+/// count is the same (and an out-of-range index would have been caught).
+#[test]
+fn kernels_with_and_without_runtime_checks_agree() {
+    use gpu_movegen::gpu::reflect::RuntimeChecks;
+    let context = context();
+    let roots = common::random_positions(&[Position::start(), kiwipete()], 200, 80, 31);
+    let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 3)).collect();
+    for runtime_checks in [RuntimeChecks::On, RuntimeChecks::Off] {
+        let mut gpu = engine(&context, PerftOptions { runtime_checks, ..arena(5_000) });
+        assert_eq!(gpu.perft(&roots, 3, &mut |_| {}).unwrap(), expected, "{runtime_checks:?}");
+    }
+}

@@ -34,8 +34,8 @@ use bytemuck::{Pod, Zeroable};
 
 use super::composer;
 use super::context::{GpuContext, GpuError};
-use super::reflect::{ComposedShader, Kernels};
-use super::resources::{Staging, bind_group, buffer, buffer_with, record_dispatch};
+use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
+use super::resources::{Staging, buffer, buffer_with, record_dispatch};
 
 /// A game's side of the engine: its record, kernels, data and bounds.
 pub trait PerftGame {
@@ -91,6 +91,9 @@ pub struct PerftOptions<Variant> {
     /// reachable maximum. Smaller values work, slower, because a group that
     /// meets a larger position runs again.
     pub reserve_moves: Option<u32>,
+    /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
+    /// default, on in the tests that also run them off.
+    pub runtime_checks: RuntimeChecks,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -104,6 +107,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             leaf_positions_per_dispatch: 1 << 20,
             root_group_size: None,
             reserve_moves: None,
+            runtime_checks: RuntimeChecks::Off,
             variant: Variant::default(),
         }
     }
@@ -285,7 +289,22 @@ pub struct PerftEngine<G: PerftGame> {
     options: PerftOptions<G::Variant>,
     max_workgroups: u32,
     statistics: PerftStatistics,
+    batch: Batch,
 }
+
+/// Dispatches recorded but not yet submitted, with their parameters: each
+/// dispatch reads its own slot of the parameter buffer through a dynamic
+/// offset, so a whole level's dispatches go in one submission.
+struct Batch {
+    encoder: Option<wgpu::CommandEncoder>,
+    parameters: Vec<u8>,
+    used: u32,
+    /// Bytes between slots: the device's uniform offset alignment.
+    stride: u32,
+}
+
+/// Parameter slots per submission.
+const PARAMETER_SLOTS: u32 = 64;
 
 impl<G: PerftGame> PerftEngine<G> {
     pub fn new(context: &GpuContext) -> Result<Self, GpuError> {
@@ -302,7 +321,8 @@ impl<G: PerftGame> PerftEngine<G> {
 
         context.scoped(|| {
             use wgpu::BufferUsages as Usage;
-            let kernels = shader.kernels(device, "perft");
+            let kernels = shader.build_kernels(device, "perft", options.runtime_checks, true);
+            let stride = (size_of::<PerftParameters>() as u32).max(limits.min_uniform_buffer_offset_alignment);
             let tables = buffer_with(device, "perft tables", &G::table_words(options.variant), Usage::STORAGE);
             let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
             let roots = buffer(device, "perft roots", capacity * 4, Usage::STORAGE | Usage::COPY_DST);
@@ -311,7 +331,7 @@ impl<G: PerftGame> PerftEngine<G> {
             let parameters = buffer(
                 device,
                 "perft parameters",
-                size_of::<PerftParameters>() as u64,
+                u64::from(PARAMETER_SLOTS * stride),
                 Usage::UNIFORM | Usage::COPY_DST,
             );
             let totals = buffer(
@@ -321,12 +341,25 @@ impl<G: PerftGame> PerftEngine<G> {
                 Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
             );
             let staging = Staging::new(device, plan.staging_bytes);
-            let bind_group = bind_group(
-                device,
-                "perft",
-                &kernels.layout,
-                &[(0, &tables), (1, &arena), (2, &roots), (3, &scan), (5, &totals), (6, &status), (7, &parameters)],
-            );
+            let storage = [(0, &tables), (1, &arena), (2, &roots), (3, &scan), (5, &totals), (6, &status)];
+            let mut entries: Vec<wgpu::BindGroupEntry> = storage
+                .iter()
+                .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+                .collect();
+            // One slot of the parameter buffer, chosen per dispatch by a dynamic offset.
+            entries.push(wgpu::BindGroupEntry {
+                binding: 7,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &parameters,
+                    offset: 0,
+                    size: std::num::NonZeroU64::new(size_of::<PerftParameters>() as u64),
+                }),
+            });
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("perft"),
+                layout: &kernels.layout,
+                entries: &entries,
+            });
             PerftEngine {
                 context: context.clone(),
                 kernels,
@@ -342,6 +375,12 @@ impl<G: PerftGame> PerftEngine<G> {
                 options,
                 max_workgroups: limits.max_compute_workgroups_per_dimension,
                 statistics: PerftStatistics::default(),
+                batch: Batch {
+                    encoder: None,
+                    parameters: vec![0; (PARAMETER_SLOTS * stride) as usize],
+                    used: 0,
+                    stride,
+                },
             }
         })
     }
@@ -456,16 +495,20 @@ impl<G: PerftGame> PerftEngine<G> {
         bound: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, Interrupt> {
+        // Work recorded for a group that stopped is never submitted.
+        self.batch.encoder = None;
+        self.batch.used = 0;
         let queue = &self.context.queue;
         let records: Vec<G::Record> = group.iter().map(G::pack).collect();
         let root_indices: Vec<u32> = (0..group.len() as u32).collect();
         queue.write_buffer(&self.totals, 0, &vec![0u8; group.len() * 8]);
         queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
         queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
-        let mut counted = Counted { roots: group.len(), progress };
+        let mut counted = Counted { roots: group.len(), progress, last_report: std::time::Instant::now() };
         self.process(0, group.len() as u32, depth, bound, &mut counted)?;
         let totals = self.read_totals(group.len())?;
         self.check_status()?;
+        (counted.progress)(totals.iter().sum());
         Ok(totals)
     }
 
@@ -496,8 +539,12 @@ impl<G: PerftGame> PerftEngine<G> {
                 );
                 self.statistics.leaf_dispatches += 1;
                 offset += part;
-                let totals = self.read_totals(counted.roots)?;
-                (counted.progress)(totals.iter().sum());
+                // Progress costs a round trip; take one at most every so often.
+                if counted.last_report.elapsed() >= PROGRESS_INTERVAL {
+                    let totals = self.read_totals(counted.roots)?;
+                    (counted.progress)(totals.iter().sum());
+                    counted.last_report = std::time::Instant::now();
+                }
             }
             return Ok(());
         }
@@ -525,6 +572,7 @@ impl<G: PerftGame> PerftEngine<G> {
             } else {
                 // The children do not fit at once: split the parents where they do.
                 self.statistics.split_levels += 1;
+                self.flush();
                 let offsets: Vec<u32> =
                     self.staging.read(&self.context, &self.scan, u64::from(part_start) * 4, u64::from(part) * 4)?;
                 let end_of = |index: usize| if index < offsets.len() { offsets[index] } else { total };
@@ -549,14 +597,14 @@ impl<G: PerftGame> PerftEngine<G> {
         Ok(())
     }
 
-    fn expand(&self, start: u32, count: u32, output_start: u32, base_offset: u32) {
+    fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32) {
         let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
         self.dispatch("expand", parameters, count);
     }
 
     /// Exclusive prefix sum of scan words `data_start..data_start + count` in
     /// place; block sums go from `sums_start` on. Returns where the total is.
-    fn scan(&self, data_start: u32, count: u32, sums_start: u32) -> u32 {
+    fn scan(&mut self, data_start: u32, count: u32, sums_start: u32) -> u32 {
         let blocks = count.div_ceil(SCAN_BLOCK);
         let parameters = PerftParameters { count, scan_start: data_start, scan_sums: sums_start, ..Default::default() };
         self.dispatch("scan_blocks", parameters, blocks * SCAN_BLOCK);
@@ -568,26 +616,46 @@ impl<G: PerftGame> PerftEngine<G> {
         total
     }
 
-    /// Writes the parameters and submits one dispatch of `invocations` invocations.
-    fn dispatch(&self, entry_point: &str, parameters: PerftParameters, invocations: u32) {
-        let (device, queue) = (&self.context.device, &self.context.queue);
-        // Each write lands before the submit that follows it, so one buffer serves every dispatch.
-        queue.write_buffer(&self.parameters, 0, bytemuck::bytes_of(&parameters));
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") });
+    /// Records one dispatch of `invocations` invocations with its own
+    /// parameters; it is submitted with the rest of its batch by [`Self::flush`].
+    fn dispatch(&mut self, entry_point: &str, parameters: PerftParameters, invocations: u32) {
+        if self.batch.used == PARAMETER_SLOTS {
+            self.flush();
+        }
+        let offset = self.batch.used * self.batch.stride;
+        self.batch.parameters[offset as usize..offset as usize + size_of::<PerftParameters>()]
+            .copy_from_slice(bytemuck::bytes_of(&parameters));
+        self.batch.used += 1;
+        let device = &self.context.device;
+        let encoder = self.batch.encoder.get_or_insert_with(|| {
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
+        });
         record_dispatch(
-            &mut encoder,
+            encoder,
             self.kernels.pipeline(entry_point),
             &self.bind_group,
+            &[offset],
             invocations,
             self.kernels.workgroup_size(entry_point),
             self.max_workgroups,
         );
-        queue.submit([encoder.finish()]);
+    }
+
+    /// Submits the recorded dispatches, their parameters written first
+    /// (a buffer write lands before the submission that follows it).
+    fn flush(&mut self) {
+        if let Some(encoder) = self.batch.encoder.take() {
+            let bytes = (self.batch.used * self.batch.stride) as usize;
+            self.context.queue.write_buffer(&self.parameters, 0, &self.batch.parameters[..bytes]);
+            self.context.queue.submit([encoder.finish()]);
+        }
+        self.batch.used = 0;
     }
 
     /// Reads a level's child total and the fault flags in one round trip;
     /// a fault is an error at once, before its counts are used.
     fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, GpuError> {
+        self.flush();
         let words: Vec<u32> = self
             .staging
             .read_ranges(&self.context, &[(&self.scan, u64::from(total_slot) * 4, 4), (&self.status, 0, 4)])?;
@@ -596,11 +664,13 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     fn read_totals(&mut self, roots: usize) -> Result<Vec<u64>, GpuError> {
+        self.flush();
         let words: Vec<u32> = self.staging.read(&self.context, &self.totals, 0, roots as u64 * 8)?;
         Ok(words.chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
     fn check_status(&mut self) -> Result<(), GpuError> {
+        self.flush();
         let words: Vec<u32> = self.staging.read(&self.context, &self.status, 0, 4)?;
         self.fault_error(words[0])
     }
@@ -628,4 +698,8 @@ impl<G: PerftGame> PerftEngine<G> {
 struct Counted<'a> {
     roots: usize,
     progress: &'a mut dyn FnMut(u64),
+    last_report: std::time::Instant,
 }
+
+/// How often the leaf kernels' running totals are read for progress.
+const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_millis(250);

@@ -140,6 +140,20 @@ pub fn reflect(source: String) -> Result<ComposedShader, GpuError> {
     Ok(ComposedShader { source, entry_points, bindings })
 }
 
+/// Whether wgpu wraps every buffer and array access of a module in a bounds
+/// check. `Off` saves those instructions; it is for kernels whose indices the
+/// host and the kernel prove in range (the perft kernels: slots below the
+/// arena's size the host hands out, an explicit capacity test before every
+/// child is written, squares below 64 from non-empty bitboards). An index out
+/// of range without checks reads or writes the wrong memory, so everything
+/// else, and `verify`, keeps them on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RuntimeChecks {
+    #[default]
+    On,
+    Off,
+}
+
 /// The compute pipelines of a composed module, all sharing the bind-group
 /// layout of group 0 as the module declares it, with the workgroup size of
 /// each entry point as the module declares it. The host never restates
@@ -173,16 +187,49 @@ impl ComposedShader {
     /// bind group 0 read from the module. Errors surface through the
     /// caller's error scope (see `GpuContext::scoped`).
     pub fn kernels(&self, device: &wgpu::Device, label: &str) -> Kernels {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(label),
-            entries: &self.layout_entries(0),
-        });
+        self.build_kernels(device, label, RuntimeChecks::On, false)
+    }
+
+    /// [`ComposedShader::kernels`] with a choice of runtime bounds checks
+    /// and of dynamic offsets for the uniform bindings (so that one buffer
+    /// can hold the parameters of many dispatches recorded together).
+    /// `RuntimeChecks::Off` is only for modules whose every index is proven
+    /// in range (see its documentation).
+    pub fn build_kernels(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        checks: RuntimeChecks,
+        dynamic_uniforms: bool,
+    ) -> Kernels {
+        let mut entries = self.layout_entries(0);
+        for entry in &mut entries {
+            if let wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset, .. } =
+                &mut entry.ty
+            {
+                *has_dynamic_offset = dynamic_uniforms;
+            }
+        }
+        let layout =
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let module = self.create_module(device);
+        let module = match checks {
+            RuntimeChecks::On => self.create_module(device),
+            // SAFETY: the caller vouches that every index the module computes is in range.
+            RuntimeChecks::Off => unsafe {
+                device.create_shader_module_trusted(
+                    wgpu::ShaderModuleDescriptor {
+                        label: Some(label),
+                        source: wgpu::ShaderSource::Wgsl(self.source.clone().into()),
+                    },
+                    wgpu::ShaderRuntimeChecks::unchecked(),
+                )
+            },
+        };
         let entries = self
             .entry_points
             .iter()

@@ -86,10 +86,12 @@ pub fn grid(workgroups: u32, max_per_dimension: u32) -> (u32, u32) {
 /// Records one dispatch of `invocations` invocations, `workgroup_size` to a
 /// workgroup, on a grid within the device's per-dimension limit. Kernels
 /// find their index as `(workgroup.y * groups.x + workgroup.x) * size + local`.
+/// `dynamic_offsets` are the bind group's dynamic offsets, if it has any.
 pub fn record_dispatch(
     encoder: &mut wgpu::CommandEncoder,
     pipeline: &wgpu::ComputePipeline,
     bind_group: &wgpu::BindGroup,
+    dynamic_offsets: &[u32],
     invocations: u32,
     workgroup_size: u32,
     max_per_dimension: u32,
@@ -97,7 +99,7 @@ pub fn record_dispatch(
     let (x, y) = grid(invocations.div_ceil(workgroup_size), max_per_dimension);
     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
     pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, bind_group, &[]);
+    pass.set_bind_group(0, bind_group, dynamic_offsets);
     pass.dispatch_workgroups(x, y, 1);
 }
 

@@ -62,7 +62,7 @@ pub fn run_test_kernel_variant(
         .collect();
     let bind_group = bind_group(device, "test kernel", &kernels.layout, &buffers);
     let mut encoder = device.create_command_encoder(&Default::default());
-    record_dispatch(&mut encoder, kernels.pipeline(entry_point), &bind_group, invocations, 64, 65_535);
+    record_dispatch(&mut encoder, kernels.pipeline(entry_point), &bind_group, &[], invocations, 64, 65_535);
     context.queue.submit([encoder.finish()]);
     let words = gpu_movegen::gpu::resources::read_buffer(context, &output, 0, size).expect("readback");
     context.check_health().expect("no GPU errors");
