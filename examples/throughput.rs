@@ -94,6 +94,10 @@ enum Section {
         /// Rounds per depth; every engine runs once per round, in turn.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
+        /// Also time the other shape of the last two plies on the GPU: the
+        /// last level stored and counted one ply per (position, move) pair.
+        #[arg(long)]
+        leaf_shapes: bool,
     },
 }
 
@@ -574,13 +578,19 @@ fn adapter_variant(context: &GpuContext) -> ShaderVariant {
     ShaderVariant { slider: default.slider, native_u64: native }
 }
 
-fn perft_section(
-    start_depths: &[u32],
-    kiwipete_depths: &[u32],
+struct PerftSettings {
     cpu_max_nodes: u64,
     budget_seconds: Option<f64>,
     rounds: usize,
+    leaf_shapes: bool,
+}
+
+fn perft_section(
+    start_depths: &[u32],
+    kiwipete_depths: &[u32],
+    settings: &PerftSettings,
 ) -> (Option<String>, Vec<Row>) {
+    let PerftSettings { cpu_max_nodes, budget_seconds, rounds, leaf_shapes } = *settings;
     let context = match GpuContext::new() {
         Ok(context) => context,
         Err(error) => {
@@ -598,6 +608,12 @@ fn perft_section(
     );
     // Pipelines compile on first use; keep that out of the timings.
     gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+    let mut pairs = leaf_shapes.then(|| {
+        let options = PerftOptions { variant, fused_leaves: false, ..Default::default() };
+        let mut engine = GpuPerft::with_options(&context, options).expect("GPU perft");
+        engine.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+        engine
+    });
     let threads = rayon::current_num_threads();
     println!(
         "{:<14} {:>5} {:>16} {:>10} {:>11} {:>10} {:>10} {:>13} {:>13} {:>10}",
@@ -645,6 +661,7 @@ fn perft_section(
                 engines
             };
             let mut gpu_times = Vec::new();
+            let mut pair_times = Vec::new();
             let mut cpu_times: Vec<Vec<f64>> = vec![Vec::new(); engines.len()];
             let mut nodes = 0;
             for _ in 0..rounds {
@@ -660,6 +677,17 @@ fn perft_section(
                 }
                 nodes = gpu_nodes;
                 gpu_times.push(gpu_seconds);
+                if let Some(pairs) = pairs.as_mut() {
+                    let (pair_nodes, pair_seconds) =
+                        seconds(|| pairs.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
+                    if pair_nodes != gpu_nodes {
+                        eprintln!(
+                            "perft: the two leaf shapes disagree on {name} depth {depth}: {gpu_nodes}, {pair_nodes}"
+                        );
+                        std::process::exit(1);
+                    }
+                    pair_times.push(pair_seconds);
+                }
                 for ((engine, run), times) in engines.iter().zip(&mut cpu_times) {
                     let (engine_nodes, time) = seconds(run);
                     if engine_nodes != gpu_nodes {
@@ -696,6 +724,10 @@ fn perft_section(
                 nodes as f64 / seconds / 1e6
             };
             let mut cells = vec![format!("{:>10.1}", row("gpu".to_owned(), gpu_seconds))];
+            if !pair_times.is_empty() {
+                let rate = row("gpu, last ply per (position, move)".to_owned(), median(pair_times));
+                println!("{name:<14} {depth:>5} gpu with the last level stored: {rate:.1} M nodes/s");
+            }
             let mut shakmaty_seconds = None;
             for ((engine, _), times) in engines.iter().zip(cpu_times) {
                 let time = median(times);
@@ -732,9 +764,14 @@ fn main() {
             let (adapter, rows) = sliders_section(*batch.max(&1), *perft_depth, *invocations.max(&64));
             ("sliders", adapter, rows)
         }
-        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds, rounds } => {
-            let (adapter, rows) =
-                perft_section(start_depths, kiwipete_depths, *cpu_max_nodes, *budget_seconds, (*rounds).max(1));
+        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds, rounds, leaf_shapes } => {
+            let settings = PerftSettings {
+                cpu_max_nodes: *cpu_max_nodes,
+                budget_seconds: *budget_seconds,
+                rounds: (*rounds).max(1),
+                leaf_shapes: *leaf_shapes,
+            };
+            let (adapter, rows) = perft_section(start_depths, kiwipete_depths, &settings);
             ("perft", adapter, rows)
         }
     };

@@ -191,6 +191,7 @@ proptest! {
         root_group_size in 1usize..20,
         reserve_moves in 1u32..=218,
         leaf_positions_per_dispatch in 1usize..3_000,
+        fused_leaves in proptest::bool::ANY,
         seed in 0u64..1_000,
         depth in 3u32..=4,
     ) {
@@ -201,6 +202,7 @@ proptest! {
             root_group_size: Some(root_group_size),
             reserve_moves: Some(reserve_moves),
             leaf_positions_per_dispatch,
+            fused_leaves,
             ..Default::default()
         };
         let mut gpu = engine(&context, options);
@@ -226,4 +228,15 @@ fn kernels_with_and_without_runtime_checks_agree() {
         let mut gpu = engine(&context, PerftOptions { runtime_checks, ..arena(5_000) });
         assert_eq!(gpu.perft(&roots, 3, &mut |_| {}).unwrap(), expected, "{runtime_checks:?}");
     }
+}
+
+/// The other shape of the last two plies: the last level stored and counted
+/// one ply per child, in a small arena that splits it.
+#[test]
+fn storing_the_last_level_counts_the_same() {
+    let context = context();
+    let mut gpu = engine(&context, PerftOptions { fused_leaves: false, ..arena(5_000) });
+    assert_eq!(counted(&mut gpu, &Position::start(), 5), START_PERFT[4]);
+    assert_eq!(counted(&mut gpu, &kiwipete(), 4), KIWIPETE_PERFT[3]);
+    assert!(gpu.statistics().split_levels > 0, "{:?}", gpu.statistics());
 }

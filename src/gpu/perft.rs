@@ -15,7 +15,8 @@
 //! parents whose children do, and each chunk goes on depth first. Each chunk
 //! keeps room for the levels below it: `reserve(r) = B * (r - 2)` positions
 //! for a level with `r` plies still to count (the last two plies store
-//! nothing), where `B` bounds any one position's children. By induction
+//! nothing; `r - 1` when only the last ply is counted unstored), where `B`
+//! bounds any one position's children. By induction
 //! every level then has room for at least one parent's children, so the
 //! engine never runs out of arena at any depth.
 //!
@@ -91,6 +92,11 @@ pub struct PerftOptions<Variant> {
     /// reachable maximum. Smaller values work, slower, because a group that
     /// meets a larger position runs again.
     pub reserve_moves: Option<u32>,
+    /// Count the last two plies in one kernel (each position plays its moves
+    /// and counts each child's), or store the last level too and count one
+    /// ply per child: work spread over (position, move) pairs. The default
+    /// is the faster on lavapipe (BENCHMARKS.md).
+    pub fused_leaves: bool,
     /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
     /// default, on in the tests that also run them off.
     pub runtime_checks: RuntimeChecks,
@@ -108,6 +114,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             root_group_size: None,
             reserve_moves: None,
             runtime_checks: RuntimeChecks::Off,
+            fused_leaves: true,
             variant: Variant::default(),
         }
     }
@@ -190,9 +197,10 @@ impl From<GpuError> for Interrupt {
 }
 
 /// Positions to keep free below a level with `remaining` plies to count,
-/// when no position has more than `bound` children.
-fn reserve(remaining: u32, bound: u32) -> u64 {
-    u64::from(remaining.saturating_sub(2)) * u64::from(bound)
+/// when no position has more than `bound` children and the last
+/// `leaf_plies` plies are counted without being stored.
+fn reserve(remaining: u32, bound: u32, leaf_plies: u32) -> u64 {
+    u64::from(remaining.saturating_sub(leaf_plies)) * u64::from(bound)
 }
 
 /// How the engine's memory is laid out, from the options and the device.
@@ -400,6 +408,11 @@ impl<G: PerftGame> PerftEngine<G> {
         self.statistics
     }
 
+    /// Plies counted without storing their positions.
+    fn leaf_plies(&self) -> u32 {
+        if self.options.fused_leaves { 2 } else { 1 }
+    }
+
     fn first_bound(&self) -> u32 {
         self.options.reserve_moves.unwrap_or(G::REACHABLE_MAX_MOVES).clamp(1, G::MAX_LEGAL_MOVES)
     }
@@ -407,7 +420,7 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Whether this arena can keep room for every level at `depth` when no
     /// position has more than `bound` children (see the module documentation).
     fn fits(&self, depth: u32, bound: u32) -> bool {
-        u64::from(self.plan.capacity) > reserve(depth, bound)
+        u64::from(self.plan.capacity) > reserve(depth, bound, self.leaf_plies())
     }
 
     /// Perft of each root to `depth`, all roots sharing the GPU. `progress`
@@ -426,7 +439,7 @@ impl<G: PerftGame> PerftEngine<G> {
             return Err(GpuError::Limits(format!(
                 "perft to depth {depth} needs an arena of at least {} positions; this one holds {} \
                  (allow more GPU memory)",
-                reserve(depth, bound) + 1,
+                reserve(depth, bound, self.leaf_plies()) + 1,
                 self.plan.capacity
             )));
         }
@@ -436,8 +449,8 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// How many roots to count together at `depth` with `bound`.
     fn group_size(&self, depth: u32, bound: u32) -> usize {
-        let room = u64::from(self.plan.capacity) - reserve(depth, bound);
-        let automatic = if depth <= 2 { room } else { (room / 4).max(1) };
+        let room = u64::from(self.plan.capacity) - reserve(depth, bound, self.leaf_plies());
+        let automatic = if depth <= self.leaf_plies() { room } else { (room / 4).max(1) };
         let size = match self.options.root_group_size {
             Some(size) => (size.max(1) as u64).min(room),
             None => automatic,
@@ -472,7 +485,7 @@ impl<G: PerftGame> PerftEngine<G> {
                             return Err(GpuError::Limits(format!(
                                 "a position with {children} legal moves needs an arena of at least {} positions \
                                  for perft to depth {depth}; this one holds {} (allow more GPU memory)",
-                                reserve(depth, bound) + 1,
+                                reserve(depth, bound, self.leaf_plies()) + 1,
                                 self.plan.capacity
                             )));
                         }
@@ -513,7 +526,7 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Counts the subtrees of arena slots `start..start + count` to
-    /// `remaining` plies. The caller guarantees `reserve(remaining, bound)`
+    /// `remaining` plies. The caller guarantees `reserve(remaining, bound, _)`
     /// free slots after the level.
     fn process(
         &mut self,
@@ -526,7 +539,7 @@ impl<G: PerftGame> PerftEngine<G> {
         if count == 0 {
             return Ok(());
         }
-        if remaining <= 2 {
+        if remaining <= self.leaf_plies() {
             let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
             let entry = if remaining == 1 { "count_leaves" } else { "count_leaves_fused" };
             let mut offset = 0;
@@ -551,7 +564,8 @@ impl<G: PerftGame> PerftEngine<G> {
         let level_end = start + count;
         let free = u64::from(self.plan.capacity - level_end);
         // Room for the children of one chunk, keeping what the levels below need.
-        let budget = free.saturating_sub(reserve(remaining - 1, bound)).min(u64::from(u32::MAX)) as u32;
+        let budget =
+            free.saturating_sub(reserve(remaining - 1, bound, self.leaf_plies())).min(u64::from(u32::MAX)) as u32;
         let per_part = self.options.counted_at_once.clamp(1, MAX_COUNTED_AT_ONCE);
         let mut part_start = start;
         while part_start < level_end {
