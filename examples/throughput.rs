@@ -637,7 +637,8 @@ fn perft_section(
         let mut previous_gpu_seconds: Option<f64> = None;
         for &depth in depths {
             if let (Some(budget), Some(previous)) = (budget_seconds, previous_gpu_seconds) {
-                if started_all.elapsed().as_secs_f64() + previous * 40.0 * rounds as f64 > budget {
+                let shapes = if leaf_shapes { 2.0 } else { 1.0 };
+                if started_all.elapsed().as_secs_f64() + previous * 40.0 * rounds as f64 * shapes > budget {
                     println!("{name:<14} {depth:>5} skipped: the forecast passes the {budget} s budget");
                     break;
                 }

@@ -11,4 +11,4 @@ pub mod shaders;
 
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
 pub use perft::{Chess, GpuPerft, PerftOptions};
-pub use shaders::{AdapterDefault, Int64Mode, ShaderVariant, adapter_default};
+pub use shaders::{ADAPTER_DEFAULTS, AdapterDefault, Int64Mode, ShaderVariant, adapter_default};
