@@ -51,6 +51,15 @@ struct Arguments {
 
 #[derive(Subcommand)]
 enum Section {
+    /// Shogi CPU perft against shunsai, one thread each, alternating rounds.
+    Shogi {
+        /// Timed rounds per measurement (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+    },
     /// CPU perft against cozy-chess, single-threaded, and thread scaling.
     Cpu {
         /// Timed rounds per measurement (the median is reported).
@@ -240,6 +249,66 @@ fn seconds(run: impl FnOnce() -> u64) -> (u64, f64) {
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
+}
+
+fn shunsai_perft(position: &mut shunsai::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return position.legal_moves().len() as u64;
+    }
+    let mut nodes = 0;
+    for mv in position.legal_moves() {
+        let undo = position.do_move(mv);
+        nodes += shunsai_perft(position, depth - 1);
+        position.undo_move(mv, undo);
+    }
+    nodes
+}
+
+fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
+    use gpu_movegen::shogi;
+    println!("Shogi CPU perft from the start position, one thread each, {rounds} alternating rounds, median time");
+    println!("{:<8} {:>12} {:>12} {:>14} {:>14}", "depth", "nodes", "ours M/s", "shunsai M/s", "ours/shunsai");
+    let position = shogi::Position::start();
+    let (mut ours, mut theirs, mut nodes) = (Vec::new(), Vec::new(), 0);
+    for _ in 0..rounds {
+        let (our_nodes, time) = seconds(|| shogi::perft::perft(&position, depth));
+        let mut peer = shunsai::Position::startpos();
+        let (peer_nodes, peer_time) = seconds(|| shunsai_perft(&mut peer, depth));
+        if our_nodes != peer_nodes {
+            eprintln!("shogi: perft({depth}) is {our_nodes} here and {peer_nodes} for shunsai");
+            std::process::exit(1);
+        }
+        nodes = our_nodes;
+        ours.push(time);
+        theirs.push(peer_time);
+    }
+    let (ours, theirs) = (median(ours), median(theirs));
+    println!(
+        "{depth:<8} {nodes:>12} {:>12.2} {:>14.2} {:>14.3}",
+        nodes as f64 / ours / 1e6,
+        nodes as f64 / theirs / 1e6,
+        theirs / ours
+    );
+    [("gpu-movegen 1 thread", ours), ("shunsai 1 thread", theirs)]
+        .into_iter()
+        .map(|(engine, time)| Row {
+            section: "shogi",
+            engine: engine.to_owned(),
+            workload: "start position".to_owned(),
+            size: u64::from(depth),
+            rate: nodes as f64 / time,
+            amount: nodes as f64,
+            seconds: time,
+            upload_ms: None,
+            dispatch_ms: None,
+            gpu_ms: None,
+            readback_ms: None,
+            checked: Some("shunsai"),
+        })
+        .collect()
 }
 
 fn shakmaty_position(fen: &str) -> shakmaty::Chess {
@@ -757,6 +826,7 @@ fn main() {
     let arguments = Arguments::parse();
     let (name, adapter, rows) = match &arguments.section {
         Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
+        Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
         Section::Movegen { max_batch } => {
             let (adapter, rows) = movegen_section(*max_batch.max(&1));
             ("movegen", adapter, rows)

@@ -1,6 +1,6 @@
 //! The `gpu-movegen` command line: chess perft, perft suites, perftree,
-//! verification and adapter information; `shogi` and `go` are reserved for
-//! the games still to come.
+//! verification and adapter information; Shogi perft on the CPU; `go` is
+//! reserved for the game still to come.
 
 mod cli;
 
@@ -44,11 +44,9 @@ enum Command {
         #[command(flatten)]
         shaders: ShaderArgs,
     },
-    /// Shogi perft, verification and checking moves (not built yet).
-    Shogi {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        arguments: Vec<String>,
-    },
+    /// Shogi perft on the CPU (the GPU kernels, verify and checks are still to come).
+    #[command(subcommand)]
+    Shogi(cli::shogi::ShogiCommand),
     /// Go perft, playouts, verification and a GTP engine (not built yet).
     Go {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -86,7 +84,7 @@ fn main() -> ExitCode {
         Command::Perftree { depth, fen, moves, backend, shaders } => {
             cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, shaders)
         }
-        Command::Shogi { arguments } => Err(cli::unbuilt::not_built("shogi", &arguments)),
+        Command::Shogi(command) => cli::shogi::run(command),
         Command::Go { arguments } => Err(cli::unbuilt::not_built("go", &arguments)),
     };
     match outcome {

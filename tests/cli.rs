@@ -340,15 +340,45 @@ fn successful_runs_print_no_error_lines() {
 }
 
 #[test]
-fn shogi_and_go_say_they_are_not_built_yet() {
-    for (game, arguments) in
-        [("shogi", &["shogi", "perft", "--depth", "3"][..]), ("go", &["go", "gtp"]), ("go", &["go"])]
-    {
+fn go_and_the_unbuilt_shogi_commands_say_so() {
+    for (words, arguments) in [
+        ("go is not built yet", &["go", "gtp"][..]),
+        ("go is not built yet", &["go"]),
+        ("Shogi GPU kernels are not built yet", &["shogi", "verify", "--random", "10", "--seed", "1"]),
+        ("check generation is not built yet", &["shogi", "checks", "--sfen", "x"]),
+        ("Shogi GPU kernels are not built yet", &["shogi", "perft", "--depth", "2", "--backend", "gpu"]),
+    ] {
         let output = run(arguments);
         assert_eq!(output.status.code(), Some(2), "{arguments:?}");
         let message = stderr(&output);
-        assert!(message.contains(&format!("{game} is not built yet")), "{message}");
+        assert!(message.contains(words), "{arguments:?}: {message}");
         assert_eq!(message.lines().count(), 1, "{message}");
         assert!(stdout(&output).is_empty());
+    }
+}
+
+#[test]
+fn shogi_perft_prints_nodes_divides_and_checks_suites() {
+    let output = run(&["shogi", "perft", "--depth", "3", "--backend", "cpu"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "Nodes searched: 25470\n");
+    let output = run(&["shogi", "perft", "--depth", "2", "--divide", "--quiet"]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 32, "{text}");
+    assert!(lines.contains(&"7g7f: 30"), "{text}");
+    assert_eq!(lines.last(), Some(&"Nodes searched: 900"));
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shogi.epd");
+    let output = run(&["shogi", "perft", "--epd", suite, "--max-depth", "2", "--quiet"]);
+    assert_eq!(stdout(&output).lines().last(), Some("6 passed, 0 failed"));
+    let bad = std::env::temp_dir().join(format!("gpu-movegen-shogi-{}.epd", std::process::id()));
+    std::fs::write(&bad, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 ;D1 31\n").unwrap();
+    let output = run(&["shogi", "perft", "--epd", bad.to_str().unwrap(), "--quiet"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("expected 31, got 30"), "{}", stdout(&output));
+    for bad_sfen in ["9/9/9 b - 1", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 19P 1"] {
+        let output = run(&["shogi", "perft", "--sfen", bad_sfen]);
+        assert_eq!(output.status.code(), Some(2), "{bad_sfen}");
+        assert!(stderr(&output).starts_with("error: --sfen: "), "{}", stderr(&output));
     }
 }

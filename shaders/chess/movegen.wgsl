@@ -237,12 +237,16 @@ fn kogge_stone_pseudo_legal_destinations(board: Position, square: u32) -> Bitboa
 }
 
 // ---- Counting without generating ----
-// legal_move_count counts a position's legal moves set-wise, the twin of
-// Context::count in src/chess/movegen.rs: the other side's attacks once,
-// with our king taken off the board, give the king's moves and castling
-// by masks; pawns, knights and unpinned sliders are counted per direction
-// over whole sets; only pinned pieces and pawns that may capture en passant
-// go one at a time. In double check only the king moves.
+// legal_move_count counts a position's legal moves without generating them,
+// in the shape of Context::count in src/chess/movegen.rs: checkers and pins
+// first, the king's moves (only those in double check), castling, pinned
+// pawns and pawns that may capture en passant one at a time, the other pawns
+// set-wise, then knights and sliders. Where a GPU's costs differ from a
+// CPU's, so do the two: here the other side's attacks are built once (our
+// king taken off the board) and give the king's moves and castling by masks,
+// and knights and unpinned sliders are counted per direction over whole sets
+// in one fill; the CPU tests each king destination and looks sliders up one
+// by one in its magic tables, which is cheaper there.
 
 // The squares of the files whose bits are set in `files` (bit 0 = file a).
 fn files_mask(files: u32) -> Bitboard {

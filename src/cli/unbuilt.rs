@@ -1,6 +1,6 @@
-//! `gpu-movegen shogi ...` and `gpu-movegen go ...`: the command shapes of
-//! the games still to come. Until their modules land they take any
-//! arguments and say so, with exit code 2, rather than pretending to run.
+//! `gpu-movegen go ...`: the command shape of the game still to come. Until
+//! its module lands it takes any arguments and says so, with exit code 2,
+//! rather than pretending to run.
 
 use super::common::UsageError;
 

@@ -1,3 +1,14 @@
-//! Shogi (not built yet): 81-square bitboards, drops, checking moves and
-//! exact perft, on the CPU and through the shared GPU perft engine. The
-//! command line's `gpu-movegen shogi ...` says so until this module lands.
+//! Shogi: 81-square bitboards (u128), SFEN and USI, full-rules legal move
+//! generation with drops and promotions (nifu, uchifuzume and pieces left
+//! without a move are illegal), and CPU perft. The GPU kernels, check
+//! generation and the faster sliders are still to come; the command line's
+//! `gpu-movegen shogi perft` counts on the CPU meanwhile.
+
+pub mod board;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+
+pub use board::{Bitboard, Color, Piece};
+pub use movegen::{Move, UsiMoveError};
+pub use position::{Position, START_SFEN, SfenError};

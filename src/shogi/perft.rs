@@ -1,0 +1,41 @@
+//! Shogi perft on the CPU: leaf nodes of the legal move tree, the last ply
+//! counted without playing it, subtrees spread over the rayon pool.
+
+use rayon::prelude::*;
+
+use super::movegen::Move;
+use super::position::Position;
+
+/// Leaf nodes at `depth` plies below `position`, on the calling thread.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => u64::from(position.legal_move_count()),
+        _ => position.legal_moves().into_iter().map(|mv| perft(&position.make_move(mv), depth - 1)).sum(),
+    }
+}
+
+/// Below this depth a subtree is too small to hand to another thread.
+const PARALLEL_MIN_DEPTH: u32 = 3;
+
+/// Leaf nodes at `depth`, spreading subtrees over the current rayon pool.
+pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
+    if depth < PARALLEL_MIN_DEPTH {
+        return perft(position, depth);
+    }
+    position.legal_moves().par_iter().map(|mv| perft_parallel(&position.make_move(*mv), depth - 1)).sum()
+}
+
+/// Each legal move with perft(depth - 1) of its child, in USI order. Depth 0 gives no moves.
+pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut divided: Vec<(Move, u64)> = position
+        .legal_moves()
+        .par_iter()
+        .map(|mv| (*mv, perft_parallel(&position.make_move(*mv), depth - 1)))
+        .collect();
+    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+    divided
+}
