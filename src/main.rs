@@ -44,7 +44,7 @@ enum Command {
         #[command(flatten)]
         shaders: ShaderArgs,
     },
-    /// Shogi perft on the CPU (the GPU kernels, verify and checks are still to come).
+    /// Shogi perft on the CPU and checking moves (the GPU kernels and verify are still to come).
     #[command(subcommand)]
     Shogi(cli::shogi::ShogiCommand),
     /// Go perft, playouts, verification and a GTP engine (not built yet).

@@ -345,7 +345,6 @@ fn go_and_the_unbuilt_shogi_commands_say_so() {
         ("go is not built yet", &["go", "gtp"][..]),
         ("go is not built yet", &["go"]),
         ("Shogi GPU kernels are not built yet", &["shogi", "verify", "--random", "10", "--seed", "1"]),
-        ("check generation is not built yet", &["shogi", "checks", "--sfen", "x"]),
         ("Shogi GPU kernels are not built yet", &["shogi", "perft", "--depth", "2", "--backend", "gpu"]),
     ] {
         let output = run(arguments);
@@ -355,6 +354,20 @@ fn go_and_the_unbuilt_shogi_commands_say_so() {
         assert_eq!(message.lines().count(), 1, "{message}");
         assert!(stdout(&output).is_empty());
     }
+}
+
+#[test]
+fn shogi_checks_lists_checking_moves_then_their_count() {
+    // Black to move with a gold in hand and a rook that can reach the white king's rank.
+    let sfen = "4k4/9/9/9/9/9/9/9/4K3R b G 1";
+    let output = run(&["shogi", "checks", "--sfen", sfen]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&format!("Checks: {}", lines.len() - 1).as_str()), "{text}");
+    assert_eq!(lines, ["1i1a", "1i1a+", "G*4a", "G*4b", "G*5b", "G*6a", "G*6b", "Checks: 7"], "{text}");
+    let output = run(&["shogi", "checks", "--sfen", "nonsense"]);
+    assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `gpu-movegen shogi ...`: Shogi perft on the CPU (one position, divide,
-//! suites). The Shogi GPU kernels, `verify` and `checks` are still to come
-//! and say so.
+//! suites) and checking moves. The Shogi GPU kernels and `verify` are still
+//! to come and say so.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -21,10 +21,11 @@ pub enum ShogiCommand {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         arguments: Vec<String>,
     },
-    /// List the checking moves of a position (not built yet).
+    /// List the checking moves of a position, generated directly: one USI move a line, then `Checks: N`.
     Checks {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        arguments: Vec<String>,
+        /// The position (default: the start position).
+        #[arg(long)]
+        sfen: Option<String>,
     },
 }
 
@@ -62,8 +63,16 @@ pub fn run(command: ShogiCommand) -> Result<ExitCode, UsageError> {
         ShogiCommand::Verify { .. } => {
             Err(UsageError("'gpu-movegen shogi verify': the Shogi GPU kernels are not built yet".to_owned()))
         }
-        ShogiCommand::Checks { .. } => {
-            Err(UsageError("'gpu-movegen shogi checks': check generation is not built yet".to_owned()))
+        ShogiCommand::Checks { sfen } => {
+            let position = parse_sfen(sfen.as_deref().unwrap_or(START_SFEN), "--sfen")?;
+            let mut checks: Vec<String> = position.generate_checks().iter().map(ToString::to_string).collect();
+            checks.sort();
+            let mut stdout = std::io::stdout().lock();
+            for mv in &checks {
+                writeln!(stdout, "{mv}")?;
+            }
+            writeln!(stdout, "Checks: {}", checks.len())?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Shogi: 81-square bitboards (u128), SFEN and USI, full-rules legal move
 //! generation with drops and promotions (nifu, uchifuzume and pieces left
-//! without a move are illegal), and CPU perft. The GPU kernels, check
-//! generation and the faster sliders are still to come; the command line's
-//! `gpu-movegen shogi perft` counts on the CPU meanwhile.
+//! without a move are illegal), direct check generation, and CPU perft.
+//! The GPU kernels and the nine-by-nine Kogge-Stone and table sliders are
+//! still to come; the command line's `gpu-movegen shogi perft` counts on the
+//! CPU meanwhile.
 
 pub mod board;
 pub mod movegen;

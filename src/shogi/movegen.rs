@@ -186,6 +186,40 @@ pub fn dead_zone(color: Color, ranks: u8) -> Bitboard {
     zone
 }
 
+/// The pieces of `us` that are the only piece between one of `us`'s sliders
+/// and the enemy king on `their_king`: moving one off that line gives check.
+fn discoverers(position: &Position, their_king: u8, us: Color) -> Bitboard {
+    let occupied = position.occupied();
+    let ours = position.colored(us);
+    let diagonal = (position.pieces(Piece::Bishop) | position.pieces(Piece::Horse)) & ours;
+    let straight = (position.pieces(Piece::Rook) | position.pieces(Piece::Dragon)) & ours;
+    // Our lance attacks their king from the side it comes from.
+    let lance_direction = if us == Color::Black { SOUTH } else { NORTH };
+    let lances = position.pieces(Piece::Lance) & ours;
+    let mut found = Bitboard::EMPTY;
+    for direction in 0..8 {
+        let first = ray_attacks(their_king, direction, occupied) & occupied;
+        if (first & ours).is_empty() {
+            continue;
+        }
+        let behind = ray_attacks(their_king, direction, occupied ^ first) & occupied & !first;
+        let sliders = match direction {
+            4..=7 => diagonal,
+            _ if direction == lance_direction => straight | lances,
+            _ => straight,
+        };
+        if !(behind & sliders).is_empty() {
+            found |= first;
+        }
+    }
+    found
+}
+
+/// The ray from `origin` through `square` to the edge (empty if they share no line).
+fn line_from(origin: u8, square: u8) -> Bitboard {
+    (0..8).map(|direction| RAYS[direction][origin as usize]).find(|ray| ray.contains(square)).unwrap_or(Bitboard::EMPTY)
+}
+
 /// The square a pawn of `color` must stand on to attack `square` (as a set).
 fn attackers_to_square_by_pawn(square: u8, color: Color) -> Bitboard {
     attacks(Piece::Pawn, !color, square, Bitboard::EMPTY)
@@ -420,6 +454,86 @@ impl Position {
                 emitted = true;
             }
         }
+    }
+
+    /// Every legal move that gives check, generated directly rather than
+    /// by filtering: the squares from which each kind of piece would attack
+    /// the enemy king are its attacks seen from that king (a piece attacks a
+    /// square exactly when the same piece of the other colour there attacks
+    /// back), so a piece's checking moves are its destinations AND those
+    /// squares, for the kind it becomes; drops the same. Discovered checks
+    /// come from a piece of ours that is the only one between one of our
+    /// sliders and the enemy king, moving off that line.
+    pub fn generate_checks(&self) -> Vec<Move> {
+        let us = self.side_to_move;
+        let them = !us;
+        let mut checks = Vec::new();
+        let (Some(king), Some(their_king)) = (self.king(us), self.king(them)) else { return checks };
+        let occupied = self.occupied();
+        let ours = self.colored(us);
+        let checked = !attackers_to(self, king, them, occupied).is_empty();
+        let pinned = pinned(self, king, us);
+        let discoverers = discoverers(self, their_king, us);
+        let zone = dead_zone(us, 3);
+        for piece in Piece::ALL {
+            for from in self.pieces_of(us, piece) {
+                let vacated = occupied ^ Bitboard::from_square(from);
+                let targets = attacks(piece, us, from, occupied) & !ours;
+                // Moving off the line between a slider of ours and their king uncovers it.
+                let uncovering =
+                    if discoverers.contains(from) { targets & !line_from(their_king, from) } else { Bitboard::EMPTY };
+                let test = checked || piece == Piece::King || pinned.contains(from);
+                for promote in [true, false] {
+                    let placed = if promote {
+                        match piece.promoted() {
+                            Some(promoted) => promoted,
+                            None => continue,
+                        }
+                    } else {
+                        piece
+                    };
+                    let direct = attacks(placed, them, their_king, vacated);
+                    for to in targets & (direct | uncovering) {
+                        let promotable = piece.promoted().is_some() && (zone.contains(from) || zone.contains(to));
+                        let must_promote = match piece {
+                            Piece::Pawn | Piece::Lance => dead_zone(us, 1).contains(to),
+                            Piece::Knight => dead_zone(us, 2).contains(to),
+                            _ => false,
+                        };
+                        if (promote && !promotable) || (!promote && must_promote) {
+                            continue;
+                        }
+                        let mv = Move { from: Some(from), to, piece, promote };
+                        if !test || self.keeps_king_safe(mv) {
+                            checks.push(mv);
+                        }
+                    }
+                }
+            }
+        }
+        for piece in [Piece::Pawn, Piece::Lance, Piece::Knight, Piece::Silver, Piece::Gold, Piece::Bishop, Piece::Rook]
+        {
+            if self.in_hand(us, piece) == 0 {
+                continue;
+            }
+            for to in self.drop_targets(piece) & attacks(piece, them, their_king, occupied) {
+                let mv = Move { from: None, to, piece, promote: false };
+                if checked && !self.keeps_king_safe(mv) {
+                    continue;
+                }
+                // A checking pawn drop must leave the opponent a move (no uchifuzume).
+                if piece == Piece::Pawn && !self.make_move(mv).has_legal_move() {
+                    continue;
+                }
+                checks.push(mv);
+            }
+        }
+        checks
+    }
+
+    /// Whether `mv` (legal here) gives check.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        in_check(&self.make_move(mv), !self.side_to_move)
     }
 
     /// Parses a USI move (`7g7f`, `7g7f+`, `P*5e`) and checks it is legal here.
