@@ -1,25 +1,39 @@
-//! `gpu-movegen shogi ...`: Shogi perft on the CPU (one position, divide,
-//! suites) and checking moves. The Shogi GPU kernels and `verify` are still
-//! to come and say so.
+//! `gpu-movegen shogi ...`: Shogi perft on the GPU or the CPU (one
+//! position, divide, suites), verification of the GPU against the CPU, and
+//! checking moves.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
-use gpu_movegen::shogi::{Position, START_SFEN};
+use gpu_movegen::shogi::{Move, Position, START_SFEN};
+use rand::{Rng, SeedableRng};
 
-use super::common::{Backend, UsageError, thread_pool};
+use super::common::{Backend, UsageError, auto_prefers_cpu, thread_pool};
 
 #[derive(Subcommand)]
 pub enum ShogiCommand {
     /// Count the leaf nodes of the legal move tree, or check a perft suite.
     Perft(ShogiPerftArgs),
-    /// Compare the GPU kernels with the CPU reference (not built yet).
+    /// Count perft(1) and perft(2) of each position on the GPU and on the CPU and compare.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["epd", "random"])))]
     Verify {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        arguments: Vec<String>,
+        /// Positions of a suite (SFEN lines, counts after ';' ignored).
+        #[arg(long, value_name = "FILE")]
+        epd: Option<std::path::PathBuf>,
+        /// N positions from seeded random games from the start position.
+        #[arg(long, value_name = "N", requires = "seed")]
+        random: Option<usize>,
+        /// Seed for --random.
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// The most GPU memory to allocate, in MiB.
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        gpu_memory: Option<u64>,
     },
     /// List the checking moves of a position, generated directly: one USI move a line, then `Checks: N`.
     Checks {
@@ -49,9 +63,12 @@ pub struct ShogiPerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Where to run; the Shogi GPU kernels are not built yet, so `auto` counts on the CPU.
+    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
+    /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    gpu_memory: Option<u64>,
     /// No summary line on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -60,9 +77,7 @@ pub struct ShogiPerftArgs {
 pub fn run(command: ShogiCommand) -> Result<ExitCode, UsageError> {
     match command {
         ShogiCommand::Perft(arguments) => run_perft(arguments),
-        ShogiCommand::Verify { .. } => {
-            Err(UsageError("'gpu-movegen shogi verify': the Shogi GPU kernels are not built yet".to_owned()))
-        }
+        ShogiCommand::Verify { epd, random, seed, gpu_memory } => run_verify(epd, random, seed, gpu_memory),
         ShogiCommand::Checks { sfen } => {
             let position = parse_sfen(sfen.as_deref().unwrap_or(START_SFEN), "--sfen")?;
             let mut checks: Vec<String> = position.generate_checks().iter().map(ToString::to_string).collect();
@@ -74,6 +89,77 @@ pub fn run(command: ShogiCommand) -> Result<ExitCode, UsageError> {
             writeln!(stdout, "Checks: {}", checks.len())?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// Where Shogi perft runs.
+enum Engine {
+    Cpu(rayon::ThreadPool),
+    Gpu(Box<ShogiGpuPerft>, String),
+}
+
+impl Engine {
+    fn open(
+        backend: Backend,
+        threads: Option<u32>,
+        gpu_memory: Option<u64>,
+        quiet: bool,
+    ) -> Result<Engine, UsageError> {
+        let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
+            let context = GpuContext::new()?;
+            let options =
+                ShogiPerftOptions { memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20), ..Default::default() };
+            let description = context.adapter_description();
+            Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(&context, options)?), description))
+        };
+        match backend {
+            Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
+            Backend::Gpu => Ok(gpu()?),
+            Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
+                Ok(info) if auto_prefers_cpu(&info) => {
+                    if !quiet {
+                        eprintln!(
+                            "note: the only GPU adapter is a software one; counting on the CPU, which is faster here"
+                        );
+                    }
+                    Ok(Engine::Cpu(thread_pool(threads)?))
+                }
+                _ => match gpu() {
+                    Ok(engine) => Ok(engine),
+                    Err(error) => {
+                        eprintln!("note: {error}");
+                        eprintln!("note: running on the CPU instead");
+                        Ok(Engine::Cpu(thread_pool(threads)?))
+                    }
+                },
+            },
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Engine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
+        }
+    }
+
+    fn perft(&mut self, roots: &[Position], depth: u32) -> Result<Vec<u64>, UsageError> {
+        match self {
+            Engine::Gpu(gpu, _) => Ok(gpu.perft(roots, depth, &mut |_| {})?),
+            Engine::Cpu(pool) => Ok(pool.install(|| roots.iter().map(|root| perft_parallel(root, depth)).collect())),
+        }
+    }
+
+    fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, UsageError> {
+        if let Engine::Cpu(pool) = self {
+            return Ok(pool.install(|| divide(position, depth)));
+        }
+        let moves = position.legal_moves();
+        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+        let counts = self.perft(&children, depth - 1)?;
+        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+        Ok(divided)
     }
 }
 
@@ -92,16 +178,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, UsageError> {
         Some(path) => Some(read_suite(path)?),
         None => None,
     };
-    match arguments.backend {
-        Backend::Gpu => {
-            return Err(UsageError("the Shogi GPU kernels are not built yet; use --backend cpu (or auto)".to_owned()));
-        }
-        Backend::Auto if !arguments.quiet => {
-            eprintln!("note: the Shogi GPU kernels are not built yet; counting on the CPU")
-        }
-        _ => {}
-    }
-    let pool = thread_pool(arguments.threads)?;
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory, arguments.quiet)?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
     if let Some(entries) = suite {
@@ -110,7 +187,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, UsageError> {
         for (line, sfen, position, expected) in entries {
             let mut ok = true;
             for (depth, count) in expected.into_iter().filter(|(depth, _)| *depth <= max_depth) {
-                let actual = pool.install(|| perft_parallel(&position, depth));
+                let actual = engine.perft(&[position], depth)?[0];
                 nodes += actual;
                 if actual != count {
                     ok = false;
@@ -119,30 +196,81 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, UsageError> {
             }
             if ok { passed += 1 } else { failed += 1 }
         }
-        summary(arguments.quiet, nodes, started, pool.current_num_threads());
+        summary(arguments.quiet, nodes, started, &engine.describe());
         writeln!(stdout, "{passed} passed, {failed} failed")?;
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     let nodes = if arguments.divide {
-        let counts = pool.install(|| divide(&position, arguments.depth));
+        let counts = engine.divide(&position, arguments.depth)?;
         for (mv, nodes) in &counts {
             writeln!(stdout, "{mv}: {nodes}")?;
         }
         writeln!(stdout)?;
         counts.iter().map(|(_, nodes)| nodes).sum()
     } else {
-        pool.install(|| perft_parallel(&position, arguments.depth))
+        engine.perft(&[position], arguments.depth)?[0]
     };
-    summary(arguments.quiet, nodes, started, pool.current_num_threads());
+    summary(arguments.quiet, nodes, started, &engine.describe());
     writeln!(stdout, "Nodes searched: {nodes}")?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn summary(quiet: bool, nodes: u64, started: Instant, threads: usize) {
+fn run_verify(
+    epd: Option<std::path::PathBuf>,
+    random: Option<usize>,
+    seed: Option<u64>,
+    gpu_memory: Option<u64>,
+) -> Result<ExitCode, UsageError> {
+    let positions: Vec<Position> = match (epd, random, seed) {
+        (Some(path), _, _) => read_suite(&path)?.into_iter().map(|(_, _, position, _)| position).collect(),
+        (None, Some(count), Some(seed)) => random_positions(count, seed),
+        _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
+    };
+    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, true)?;
+    eprintln!("adapter: {}", engine.describe());
+    let (mut passed, mut failed) = (0u64, 0u64);
+    let mut stdout = std::io::stdout().lock();
+    let mut mismatched = vec![false; positions.len()];
+    for depth in 1..=2 {
+        let counts = engine.perft(&positions, depth)?;
+        for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {
+            let cpu = perft_parallel(position, depth);
+            if gpu != cpu {
+                mismatched[index] = true;
+                writeln!(stdout, "MISMATCH {} perft({depth}): gpu {gpu}, cpu {cpu}", position.to_sfen())?;
+            }
+        }
+    }
+    for bad in mismatched {
+        if bad { failed += 1 } else { passed += 1 }
+    }
+    writeln!(stdout, "{passed} passed, {failed} failed")?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `count` positions from seeded random games from the start position.
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut position = Position::start();
+        for _ in 0..random.random_range(4..160) {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position = position.make_move(moves[random.random_range(0..moves.len())]);
+        }
+        positions.push(position);
+    }
+    positions
+}
+
+fn summary(quiet: bool, nodes: u64, started: Instant, engine: &str) {
     if !quiet {
         let seconds = started.elapsed().as_secs_f64();
         eprintln!(
-            "{nodes} nodes in {seconds:.3} s ({:.1} M nodes/s) on the CPU, {threads} threads",
+            "{nodes} nodes in {seconds:.3} s ({:.1} M nodes/s) on the {engine}",
             nodes as f64 / seconds.max(1e-9) / 1e6
         );
     }

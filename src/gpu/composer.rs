@@ -42,6 +42,12 @@ pub const COMMON_MODULES: &[Module] = &[
         source: include_str!("../../shaders/common/bitboard64_native.wgsl"),
     },
     Module {
+        name: "bitboard81",
+        path: "common/bitboard81.wgsl",
+        kind: ModuleKind::Library,
+        source: include_str!("../../shaders/common/bitboard81.wgsl"),
+    },
+    Module {
         name: "wide_counter",
         path: "common/wide_counter.wgsl",
         kind: ModuleKind::Library,

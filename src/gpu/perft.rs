@@ -54,6 +54,9 @@ pub trait PerftGame {
     const MAX_LEGAL_MOVES: u32;
     /// What a kernel's FAULT_INVALID_POSITION means for this game.
     const INVALID_POSITION: &'static str;
+    /// Whether the game has a `count_leaves_fused` kernel; without one the
+    /// engine always stores the last level (see [`PerftOptions::fused_leaves`]).
+    const FUSED_LEAVES: bool = true;
 
     /// The record of a position.
     fn pack(position: &Self::Position) -> Self::Record;
@@ -410,7 +413,7 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Plies counted without storing their positions.
     fn leaf_plies(&self) -> u32 {
-        if self.options.fused_leaves { 2 } else { 1 }
+        if self.options.fused_leaves && G::FUSED_LEAVES { 2 } else { 1 }
     }
 
     fn first_bound(&self) -> u32 {
@@ -566,7 +569,8 @@ impl<G: PerftGame> PerftEngine<G> {
         // Room for the children of one chunk, keeping what the levels below need.
         let budget =
             free.saturating_sub(reserve(remaining - 1, bound, self.leaf_plies())).min(u64::from(u32::MAX)) as u32;
-        let per_part = self.options.counted_at_once.clamp(1, MAX_COUNTED_AT_ONCE);
+        // Each part's children must sum within u32 even at the game's proven bound.
+        let per_part = self.options.counted_at_once.clamp(1, MAX_COUNTED_AT_ONCE).min(u32::MAX / G::MAX_LEGAL_MOVES);
         let mut part_start = start;
         while part_start < level_end {
             let part = per_part.min(level_end - part_start);

@@ -6,6 +6,8 @@
 //! CPU meanwhile.
 
 pub mod board;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod movegen;
 pub mod perft;
 pub mod position;

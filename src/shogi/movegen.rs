@@ -66,7 +66,7 @@ fn steps(square: u8, color: Color, steps: &[Step]) -> Bitboard {
 }
 
 /// The non-sliding part of each piece's attacks, per piece, colour and square.
-static STEP_ATTACKS: LazyLock<Vec<Bitboard>> = LazyLock::new(|| {
+pub(crate) static STEP_ATTACKS: LazyLock<Vec<Bitboard>> = LazyLock::new(|| {
     let mut table = Vec::with_capacity(14 * 2 * 81);
     for piece in Piece::ALL {
         for color in Color::ALL {
@@ -97,7 +97,7 @@ const DIRECTIONS: [Step; 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -
 const NORTH: usize = 0;
 const SOUTH: usize = 1;
 
-static RAYS: LazyLock<Vec<[Bitboard; 81]>> = LazyLock::new(|| {
+pub(crate) static RAYS: LazyLock<Vec<[Bitboard; 81]>> = LazyLock::new(|| {
     DIRECTIONS
         .iter()
         .map(|&direction| {

@@ -1,0 +1,150 @@
+// kernels/perft.wgsl — the Shogi kernels of the breadth-first perft engine.
+//
+// Reads: the Shogi tables (binding 0) and the engine's bindings
+// (common/perft_engine.wgsl: the arena of packed positions, their roots, the
+// parameters). Writes: move counts (`scan_data`), children in the arena,
+// 64-bit totals per root, fault flags (FAULT_INVALID_POSITION for a side to
+// move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
+// One invocation per arena position, POSITION_WORKGROUP per workgroup:
+// `count_moves` writes the position's legal move count, `expand` writes
+// every legal child tagged with the root, and `count_leaves` adds the move
+// count to the root's total. There is no fused kernel for the last two plies
+// (see ShogiGame::FUSED_LEAVES): the last level is stored and counted.
+
+#import shogi_movegen
+#import perft_engine
+
+alias PerftRecord = PackedShogiPosition;
+
+// Where `for_each_child` puts its children, per invocation.
+var<private> emit_slot: u32;
+var<private> emit_root: u32;
+
+fn emit(child: ShogiPosition) {
+    if emit_slot >= arrayLength(&arena) {
+        perft_fault(FAULT_ARENA_OVERFLOW);
+        return;
+    }
+    arena[emit_slot] = shogi_pack(child);
+    root_of[emit_slot] = emit_root;
+    emit_slot += 1u;
+}
+
+// Every legal child of `position`, in the order of Position::legal_moves on
+// the CPU (board moves by kind, from_square-square, destination, promotion first;
+// then drops by kind and square), handed to `emit`.
+fn for_each_child(position: ShogiPosition) {
+    let us = position.side_to_move;
+    let them = 1u - us;
+    let king = shogi_king(position, us);
+    let occupied = shogi_occupied(position);
+    let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
+    let pinned = shogi_pinned(position, king, us);
+    let zone = dead_zone(us, 3u);
+    for (var kind = 0u; kind < 14u; kind++) {
+        var pieces = shogi_pieces_of(position, us, kind);
+        while !board81_is_empty(pieces) {
+            let from_square = board81_first(pieces);
+            pieces = board81_without_first(pieces);
+            let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
+            let forced = forced_promotions(kind, us);
+            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
+            while !board81_is_empty(targets) {
+                let to = board81_first(targets);
+                targets = board81_without_first(targets);
+                let promotable = promoted_kind(kind) != SHOGI_NO_PIECE
+                    && (board81_contains(zone, from_square) || board81_contains(zone, to));
+                for (var choice = 0u; choice < 2u; choice++) {
+                    let promote = choice == 0u;
+                    if (promote && !promotable) || (!promote && board81_contains(forced, to)) {
+                        continue;
+                    }
+                    let child = shogi_make_move(position, from_square, to, kind, promote);
+                    if !test || !shogi_in_check(child, us) {
+                        emit(child);
+                    }
+                }
+            }
+        }
+    }
+    let their_king = shogi_king(position, them);
+    for (var kind = 0u; kind < 7u; kind++) {
+        if position.hands[us * 7u + kind] == 0u {
+            continue;
+        }
+        var targets = drop_targets(position, kind);
+        var front = BOARD81_EMPTY;
+        if kind == SHOGI_PAWN && their_king != SHOGI_NO_SQUARE {
+            front = step_attacks(SHOGI_PAWN, them, their_king) & targets;
+        }
+        while !board81_is_empty(targets) {
+            let to = board81_first(targets);
+            targets = board81_without_first(targets);
+            let child = shogi_make_move(position, SHOGI_NO_SQUARE, to, kind, false);
+            if (checked && shogi_in_check(child, us)) || (board81_contains(front, to) && pawn_drop_mates(position, to)) {
+                continue;
+            }
+            emit(child);
+        }
+    }
+}
+
+// The position in `slot`, with a fault raised when its side to move has no king.
+fn arena_position(slot: u32) -> ShogiPosition {
+    let position = shogi_unpack(arena[slot]);
+    if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
+        perft_fault(FAULT_INVALID_POSITION);
+    }
+    return position;
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_moves(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return;
+    }
+    let slot = parameters.start + index;
+    scan_data[slot] = shogi_legal_move_count(arena_position(slot));
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn expand(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return;
+    }
+    let slot = parameters.start + index;
+    let position = arena_position(slot);
+    if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
+        return;
+    }
+    emit_slot = child_slot(slot);
+    emit_root = root_of[slot];
+    for_each_child(position);
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var root = NO_ROOT;
+    var value = 0u;
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        root = root_of[slot];
+        value = shogi_legal_move_count(arena_position(slot));
+    }
+    accumulate_by_root(local, root, value);
+}

@@ -1,0 +1,106 @@
+//! Shogi on the GPU against the CPU reference and the published counts:
+//! the record's layout, perft of the suite, random game positions in
+//! batches, the 593-move position, and small arenas that force the engine
+//! to split levels.
+
+mod common;
+
+use common::gpu::context;
+use gpu_movegen::gpu::perft::PerftOptions;
+use gpu_movegen::shogi::Position;
+use gpu_movegen::shogi::gpu::layout::PackedShogiPosition;
+use gpu_movegen::shogi::gpu::{ShogiGpuPerft, shaders};
+use gpu_movegen::shogi::perft::perft;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SUITE: &str = include_str!("data/shogi.epd");
+
+/// Published counts up to this size run on lavapipe in CI.
+const GPU_MAX_NODES: u64 = 1_000_000;
+
+#[test]
+fn the_packed_record_matches_its_rust_twin() {
+    let source = shaders::compose_with("shogi_perft", &[]).unwrap();
+    let module =
+        naga::front::wgsl::parse_str(&source).unwrap_or_else(|error| panic!("{}", error.emit_to_string(&source)));
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+        .validate(&module)
+        .unwrap_or_else(|error| panic!("{error:?}"));
+    let (_, ty) = module.types.iter().find(|(_, ty)| ty.name.as_deref() == Some("PackedShogiPosition")).unwrap();
+    let naga::TypeInner::Struct { members, span } = &ty.inner else { panic!("not a struct") };
+    assert_eq!(*span as usize, size_of::<PackedShogiPosition>());
+    let offsets: Vec<(String, u32)> =
+        members.iter().map(|member| (member.name.clone().unwrap_or_default(), member.offset)).collect();
+    assert_eq!(
+        offsets,
+        [
+            ("planes".to_owned(), std::mem::offset_of!(PackedShogiPosition, planes) as u32),
+            ("hands".to_owned(), std::mem::offset_of!(PackedShogiPosition, hands) as u32),
+            ("state".to_owned(), std::mem::offset_of!(PackedShogiPosition, state) as u32),
+            ("move_number".to_owned(), std::mem::offset_of!(PackedShogiPosition, move_number) as u32),
+        ]
+    );
+}
+
+#[test]
+fn published_counts_match_on_the_gpu() {
+    let context = context();
+    let mut gpu = ShogiGpuPerft::new(&context).unwrap();
+    let mut checked = 0;
+    for line in SUITE.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
+        let mut fields = line.split(';');
+        let position = Position::from_sfen(fields.next().unwrap().trim()).unwrap();
+        for field in fields {
+            let (depth, nodes) = field.trim().trim_start_matches('D').split_once(' ').unwrap();
+            let (depth, nodes): (u32, u64) = (depth.parse().unwrap(), nodes.parse().unwrap());
+            if nodes <= GPU_MAX_NODES {
+                assert_eq!(gpu.perft(&[position], depth, &mut |_| {}).unwrap(), [nodes], "{line} depth {depth}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+}
+
+/// Positions of seeded random games, drops and promotions among their moves.
+fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut random = ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut position = Position::start();
+        for _ in 0..random.random_range(10..140) {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position = position.make_move(moves[random.random_range(0..moves.len())]);
+        }
+        positions.push(position);
+    }
+    positions
+}
+
+#[test]
+fn random_game_positions_count_as_on_the_cpu_in_one_batch() {
+    let context = context();
+    let roots = random_positions(400, 12);
+    for depth in 1..=2 {
+        let expected: Vec<u64> = roots.iter().map(|root| perft(root, depth)).collect();
+        let mut gpu = ShogiGpuPerft::new(&context).unwrap();
+        assert_eq!(gpu.perft(&roots, depth, &mut |_| {}).unwrap(), expected, "depth {depth}");
+    }
+}
+
+#[test]
+fn small_arenas_stay_exact() {
+    let context = context();
+    let start = Position::start();
+    // Asking for the fused shape changes nothing: Shogi always stores the last level.
+    for (arena, fused_leaves) in [(2_500, false), (5_000, true)] {
+        let options = PerftOptions { arena_positions: Some(arena), fused_leaves, ..Default::default() };
+        let mut gpu = ShogiGpuPerft::with_options(&context, options).unwrap();
+        assert_eq!(gpu.perft(&[start], 4, &mut |_| {}).unwrap(), [719_731], "{arena} {fused_leaves}");
+        assert!(gpu.statistics().split_levels > 0, "{arena}: {:?}", gpu.statistics());
+    }
+}
