@@ -104,3 +104,13 @@ fn small_arenas_stay_exact() {
         assert!(gpu.statistics().split_levels > 0, "{arena}: {:?}", gpu.statistics());
     }
 }
+
+#[test]
+fn every_shogi_module_opens_with_what_it_reads_and_writes() {
+    for module in shaders::modules() {
+        let file = module.path.split_once('/').expect("folder/file").1;
+        let header = module.source.lines().take_while(|line| line.starts_with("//")).collect::<Vec<_>>().join("\n");
+        assert!(header.starts_with(&format!("// {file} ")), "{} must open with its name", module.path);
+        assert!(header.contains("Reads:") && header.contains("Writes:"), "{}", module.path);
+    }
+}
