@@ -10,9 +10,7 @@ use gpu_movegen::gpu::perft::PerftOptions;
 use gpu_movegen::shogi::Position;
 use gpu_movegen::shogi::gpu::layout::PackedShogiPosition;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, shaders};
-use gpu_movegen::shogi::perft::perft;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use gpu_movegen::shogi::perft::{perft, random_positions};
 
 const SUITE: &str = include_str!("data/shogi.epd");
 
@@ -61,24 +59,6 @@ fn published_counts_match_on_the_gpu() {
         }
     }
     assert!(checked >= 10, "{checked}");
-}
-
-/// Positions of seeded random games, drops and promotions among their moves.
-fn random_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut random = ChaCha8Rng::seed_from_u64(seed);
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut position = Position::start();
-        for _ in 0..random.random_range(10..140) {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            position = position.make_move(moves[random.random_range(0..moves.len())]);
-        }
-        positions.push(position);
-    }
-    positions
 }
 
 #[test]

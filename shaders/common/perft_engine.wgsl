@@ -8,13 +8,14 @@
 // counts and their prefix sums (`scan_data`, binding 3), 64-bit totals per
 // root (`totals`, binding 5, through wide_counter.wgsl) and fault flags
 // (`status`, binding 6).
-// Brings in the scan kernels (scan.wgsl) and the helpers below. A game's
-// perft module adds four kernels, one invocation per arena position,
-// POSITION_WORKGROUP per workgroup: `count_moves` (writes each position's
-// legal move count to scan_data), `expand` (writes each position's children
-// from output_start + its scanned offset - base_offset), `count_leaves` (adds
-// each position's move count to its root's total) and `count_leaves_fused`
-// (plays each move and adds the child's move count).
+// Brings in the scan kernels (scan.wgsl), the helpers below and two kernels,
+// one invocation per arena position, POSITION_WORKGROUP per workgroup:
+// `count_moves` writes each position's legal move count to scan_data, and
+// `count_leaves` adds it to the position's root's total; both ask the game's
+// `perft_move_count(slot)`. A game's perft module adds `expand` (each
+// position's children from output_start + its scanned offset - base_offset)
+// and, if it has one, `count_leaves_fused` (each move played and the child's
+// move count added).
 
 #import scan
 #import wide_counter
@@ -88,4 +89,34 @@ fn accumulate_by_root(local: u32, root: u32, value: u32) {
             wide_counter_add(run_root, run_sum);
         }
     }
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_moves(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        scan_data[slot] = perft_move_count(slot);
+    }
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var root = NO_ROOT;
+    var value = 0u;
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        root = root_of[slot];
+        value = perft_move_count(slot);
+    }
+    accumulate_by_root(local, root, value);
 }

@@ -12,7 +12,7 @@ use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play};
 use rayon::prelude::*;
 
-use super::common::{Backend, Progress, ShaderArgs, UsageError, auto_prefers_cpu, thread_pool};
+use super::common::{Backend, Progress, ShaderArgs, UsageError, open_backend};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -86,28 +86,7 @@ impl Engine {
             let options = PerftOptions { variant, memory_limit: shaders.memory_limit(), ..Default::default() };
             Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
-        match backend {
-            Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
-            Backend::Gpu => Ok(gpu()?),
-            Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
-                Ok(info) if auto_prefers_cpu(&info) => {
-                    eprintln!(
-                        "note: the only GPU adapter, {}, is a software one; counting on the CPU, which is faster \
-                         here (--backend gpu runs on it anyway)",
-                        gpu_movegen::gpu::context::describe_adapter(&info)
-                    );
-                    Ok(Engine::Cpu(thread_pool(threads)?))
-                }
-                _ => match gpu() {
-                    Ok(engine) => Ok(engine),
-                    Err(error) => {
-                        eprintln!("note: {error}");
-                        eprintln!("note: running on the CPU instead");
-                        Ok(Engine::Cpu(thread_pool(threads)?))
-                    }
-                },
-            },
-        }
+        open_backend(backend, threads, gpu, Engine::Cpu)
     }
 
     fn describe(&self) -> String {

@@ -106,6 +106,39 @@ pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, UsageError
     Ok(builder.build()?)
 }
 
+/// Opens where a game's perft runs: `gpu()` for the GPU, `cpu(pool)` for
+/// the CPU. `auto` takes the GPU unless the only adapter is a software one
+/// or none opens, and says on stderr why it counts on the CPU instead.
+pub fn open_backend<Engine>(
+    backend: Backend,
+    threads: Option<u32>,
+    gpu: impl FnOnce() -> Result<Engine, gpu_movegen::gpu::GpuError>,
+    cpu: impl FnOnce(rayon::ThreadPool) -> Engine,
+) -> Result<Engine, UsageError> {
+    match backend {
+        Backend::Cpu => Ok(cpu(thread_pool(threads)?)),
+        Backend::Gpu => Ok(gpu()?),
+        Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
+            Ok(info) if auto_prefers_cpu(&info) => {
+                eprintln!(
+                    "note: the only GPU adapter, {}, is a software one; counting on the CPU, which is faster \
+                     here (--backend gpu runs on it anyway)",
+                    gpu_movegen::gpu::context::describe_adapter(&info)
+                );
+                Ok(cpu(thread_pool(threads)?))
+            }
+            _ => match gpu() {
+                Ok(engine) => Ok(engine),
+                Err(error) => {
+                    eprintln!("note: {error}");
+                    eprintln!("note: running on the CPU instead");
+                    Ok(cpu(thread_pool(threads)?))
+                }
+            },
+        },
+    }
+}
+
 /// Whether `--backend auto` counts on the CPU although this adapter exists:
 /// a software rasteriser runs the kernels on these same cores, several times
 /// slower than the CPU backend, unless the user named it in WGPU_ADAPTER_NAME.

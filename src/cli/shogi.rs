@@ -11,9 +11,8 @@ use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
-use rand::{Rng, SeedableRng};
 
-use super::common::{Backend, UsageError, auto_prefers_cpu, thread_pool};
+use super::common::{Backend, UsageError, open_backend};
 
 #[derive(Subcommand)]
 pub enum ShogiCommand {
@@ -99,12 +98,7 @@ enum Engine {
 }
 
 impl Engine {
-    fn open(
-        backend: Backend,
-        threads: Option<u32>,
-        gpu_memory: Option<u64>,
-        quiet: bool,
-    ) -> Result<Engine, UsageError> {
+    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>) -> Result<Engine, UsageError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let options =
@@ -112,28 +106,7 @@ impl Engine {
             let description = context.adapter_description();
             Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(&context, options)?), description))
         };
-        match backend {
-            Backend::Cpu => Ok(Engine::Cpu(thread_pool(threads)?)),
-            Backend::Gpu => Ok(gpu()?),
-            Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
-                Ok(info) if auto_prefers_cpu(&info) => {
-                    if !quiet {
-                        eprintln!(
-                            "note: the only GPU adapter is a software one; counting on the CPU, which is faster here"
-                        );
-                    }
-                    Ok(Engine::Cpu(thread_pool(threads)?))
-                }
-                _ => match gpu() {
-                    Ok(engine) => Ok(engine),
-                    Err(error) => {
-                        eprintln!("note: {error}");
-                        eprintln!("note: running on the CPU instead");
-                        Ok(Engine::Cpu(thread_pool(threads)?))
-                    }
-                },
-            },
-        }
+        open_backend(backend, threads, gpu, Engine::Cpu)
     }
 
     fn describe(&self) -> String {
@@ -178,7 +151,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, UsageError> {
         Some(path) => Some(read_suite(path)?),
         None => None,
     };
-    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory, arguments.quiet)?;
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory)?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
     if let Some(entries) = suite {
@@ -223,10 +196,10 @@ fn run_verify(
 ) -> Result<ExitCode, UsageError> {
     let positions: Vec<Position> = match (epd, random, seed) {
         (Some(path), _, _) => read_suite(&path)?.into_iter().map(|(_, _, position, _)| position).collect(),
-        (None, Some(count), Some(seed)) => random_positions(count, seed),
+        (None, Some(count), Some(seed)) => gpu_movegen::shogi::perft::random_positions(count, seed),
         _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
     };
-    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, true)?;
+    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory)?;
     eprintln!("adapter: {}", engine.describe());
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();
@@ -246,24 +219,6 @@ fn run_verify(
     }
     writeln!(stdout, "{passed} passed, {failed} failed")?;
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// `count` positions from seeded random games from the start position.
-fn random_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut position = Position::start();
-        for _ in 0..random.random_range(4..160) {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            position = position.make_move(moves[random.random_range(0..moves.len())]);
-        }
-        positions.push(position);
-    }
-    positions
 }
 
 fn summary(quiet: bool, nodes: u64, started: Instant, engine: &str) {

@@ -39,3 +39,23 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
     divided.sort_by_cached_key(|(mv, _)| mv.to_string());
     divided
 }
+
+/// `count` positions from seeded random games from the start position, for
+/// verification and tests; the same seed gives the same positions everywhere.
+pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut position = Position::start();
+        for _ in 0..random.random_range(4..160) {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position = position.make_move(moves[random.random_range(0..moves.len())]);
+        }
+        positions.push(position);
+    }
+    positions
+}

@@ -6,12 +6,12 @@
 // 64-bit totals per root, fault flags (FAULT_INVALID_POSITION for a side to
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
 // One invocation per arena position, POSITION_WORKGROUP per workgroup on
-// the engine's two-dimensional grid: `count_moves` writes the position's
-// legal move count; `expand` writes every child, in the order of the move
-// walk, tagged with the position's root; `count_leaves` adds the move count
-// to the root's total; `count_leaves_fused` does the last two plies at once,
-// playing each move and adding the child's move count, so the deepest level
-// is never stored. The scan kernels come from the engine module.
+// the engine's two-dimensional grid: `expand` writes every child, in the
+// order of the move walk, tagged with the position's root;
+// `count_leaves_fused` does the last two plies at once, playing each move and
+// adding the child's move count, so the deepest level is never stored. The
+// engine module brings `count_moves`, `count_leaves` and the scan, which ask
+// `perft_move_count` here for a position's legal move count.
 
 #import movegen
 #import perft_engine
@@ -27,18 +27,9 @@ fn arena_position(slot: u32) -> Position {
     return board;
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_moves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
-        return;
-    }
-    let slot = parameters.start + index;
-    scan_data[slot] = legal_move_count(arena_position(slot));
+// The engine's hook: the legal move count of the position in `slot`.
+fn perft_move_count(slot: u32) -> u32 {
+    return legal_move_count(arena_position(slot));
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
@@ -70,23 +61,6 @@ fn expand(
         root_of[output] = root;
         output += 1u;
     }
-}
-
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var value = 0u;
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        root = root_of[slot];
-        value = legal_move_count(arena_position(slot));
-    }
-    accumulate_by_root(local, root, value);
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)

@@ -6,10 +6,11 @@
 // 64-bit totals per root, fault flags (FAULT_INVALID_POSITION for a side to
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
 // One invocation per arena position, POSITION_WORKGROUP per workgroup:
-// `count_moves` writes the position's legal move count, `expand` writes
-// every legal child tagged with the root, and `count_leaves` adds the move
-// count to the root's total. There is no fused kernel for the last two plies
-// (see ShogiGame::FUSED_LEAVES): the last level is stored and counted.
+// `expand` writes every legal child tagged with the root. The engine module
+// brings `count_moves`, `count_leaves` and the scan, which ask
+// `perft_move_count` here for a position's legal move count. There is no
+// fused kernel for the last two plies (see ShogiGame::FUSED_LEAVES): the
+// last level is stored and counted.
 
 #import shogi_movegen
 #import perft_engine
@@ -98,18 +99,9 @@ fn arena_position(slot: u32) -> ShogiPosition {
     return position;
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_moves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
-        return;
-    }
-    let slot = parameters.start + index;
-    scan_data[slot] = shogi_legal_move_count(arena_position(slot));
+// The engine's hook: the legal move count of the position in `slot`.
+fn perft_move_count(slot: u32) -> u32 {
+    return shogi_legal_move_count(arena_position(slot));
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
@@ -130,21 +122,4 @@ fn expand(
     emit_slot = child_slot(slot);
     emit_root = root_of[slot];
     for_each_child(position);
-}
-
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var value = 0u;
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        root = root_of[slot];
-        value = shogi_legal_move_count(arena_position(slot));
-    }
-    accumulate_by_root(local, root, value);
 }
