@@ -292,6 +292,37 @@ fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
         nodes as f64 / theirs / 1e6,
         theirs / ours
     );
+    // The two ways to compute sliding attacks, on the same occupancies.
+    use gpu_movegen::shogi::movegen::{DIAGONAL_DIRECTIONS, ORTHOGONAL_DIRECTIONS, slide};
+    use gpu_movegen::shogi::{Bitboard, sliders};
+    let occupancies: Vec<Bitboard> = (0..1024u128)
+        .map(|index| {
+            let bits = index.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ (index << 17);
+            Bitboard(bits & bits.rotate_left(23) & Bitboard::ALL.0)
+        })
+        .collect();
+    let evaluations = occupancies.len() as f64 * 81.0 * 2.0;
+    let time_method = |rook: &dyn Fn(u8, Bitboard) -> Bitboard, bishop: &dyn Fn(u8, Bitboard) -> Bitboard| {
+        let started = Instant::now();
+        let mut folded = 0u128;
+        for _ in 0..10 {
+            for occupied in &occupancies {
+                for square in 0..81 {
+                    folded ^= rook(square, *occupied).0 ^ bishop(square, *occupied).0;
+                }
+            }
+        }
+        std::hint::black_box(folded);
+        evaluations * 10.0 / started.elapsed().as_secs_f64() / 1e6
+    };
+    let rays = time_method(&|square, occupied| slide(square, &ORTHOGONAL_DIRECTIONS, occupied), &|square, occupied| {
+        slide(square, &DIAGONAL_DIRECTIONS, occupied)
+    });
+    let fill = time_method(&sliders::rook_attacks, &sliders::bishop_attacks);
+    println!(
+        "\nShogi sliders, rook and bishop attacks, one thread: ray tables with a bit scan {rays:.1} M/s, \
+              nine-by-nine Kogge-Stone fill {fill:.1} M/s"
+    );
     [("gpu-movegen 1 thread", ours), ("shunsai 1 thread", theirs)]
         .into_iter()
         .map(|(engine, time)| Row {

@@ -220,3 +220,25 @@ fn generated_checks_equal_the_legal_moves_that_give_check() {
     assert!(checks > 10_000, "{checks}");
     assert!(discovered > 20, "{discovered}");
 }
+
+/// The nine-by-nine Kogge-Stone fill equals the ray tables on every square
+/// for thousands of random occupancies.
+#[test]
+fn the_kogge_stone_fill_equals_the_ray_tables() {
+    use gpu_movegen::shogi::movegen::{DIAGONAL_DIRECTIONS, ORTHOGONAL_DIRECTIONS, slide};
+    use gpu_movegen::shogi::{Bitboard, sliders};
+    use rand::{Rng, SeedableRng};
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(81);
+    for _ in 0..3_000 {
+        // Sparse and dense boards both.
+        let density = random.random_range(1..6);
+        let mut occupied = Bitboard::ALL;
+        for _ in 0..density {
+            occupied = occupied & Bitboard(random.random::<u128>());
+        }
+        for square in 0..81 {
+            assert_eq!(sliders::rook_attacks(square, occupied), slide(square, &ORTHOGONAL_DIRECTIONS, occupied));
+            assert_eq!(sliders::bishop_attacks(square, occupied), slide(square, &DIAGONAL_DIRECTIONS, occupied));
+        }
+    }
+}

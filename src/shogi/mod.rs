@@ -1,9 +1,9 @@
 //! Shogi: 81-square bitboards (u128), SFEN and USI, full-rules legal move
 //! generation with drops and promotions (nifu, uchifuzume and pieces left
 //! without a move are illegal), direct check generation, and CPU perft.
-//! The GPU kernels and the nine-by-nine Kogge-Stone and table sliders are
-//! still to come; the command line's `gpu-movegen shogi perft` counts on the
-//! CPU meanwhile.
+//! Sliding attacks come from the nine-by-nine Kogge-Stone fill (`sliders`)
+//! or the ray tables with a bit scan; the GPU kernels (`gpu`) run perft
+//! through the shared engine.
 
 pub mod board;
 #[cfg(feature = "gpu")]
@@ -11,6 +11,7 @@ pub mod gpu;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod sliders;
 
 pub use board::{Bitboard, Color, Piece};
 pub use movegen::{Move, UsiMoveError};

@@ -130,7 +130,8 @@ fn ray_attacks(square: u8, direction: usize, occupied: Bitboard) -> Bitboard {
     ray ^ rays[nearest as usize]
 }
 
-fn slide(square: u8, directions: &[usize], occupied: Bitboard) -> Bitboard {
+/// Attacks in several directions by the ray tables (see [`ray_attacks`]).
+pub fn slide(square: u8, directions: &[usize], occupied: Bitboard) -> Bitboard {
     let mut attacks = Bitboard::EMPTY;
     for &direction in directions {
         attacks |= ray_attacks(square, direction, occupied);
@@ -138,16 +139,16 @@ fn slide(square: u8, directions: &[usize], occupied: Bitboard) -> Bitboard {
     attacks
 }
 
-const DIAGONAL_DIRECTIONS: [usize; 4] = [4, 5, 6, 7];
-const ORTHOGONAL_DIRECTIONS: [usize; 4] = [0, 1, 2, 3];
+pub const DIAGONAL_DIRECTIONS: [usize; 4] = [4, 5, 6, 7];
+pub const ORTHOGONAL_DIRECTIONS: [usize; 4] = [0, 1, 2, 3];
 
 /// The squares `piece` of `color` on `square` attacks, with `occupied` blocking sliders.
 pub fn attacks(piece: Piece, color: Color, square: u8, occupied: Bitboard) -> Bitboard {
     let stepped = STEP_ATTACKS[(piece.index() * 2 + color.index()) * 81 + square as usize];
     match piece {
         Piece::Lance => ray_attacks(square, if color == Color::Black { NORTH } else { SOUTH }, occupied),
-        Piece::Bishop | Piece::Horse => stepped | slide(square, &DIAGONAL_DIRECTIONS, occupied),
-        Piece::Rook | Piece::Dragon => stepped | slide(square, &ORTHOGONAL_DIRECTIONS, occupied),
+        Piece::Bishop | Piece::Horse => stepped | super::sliders::bishop_attacks(square, occupied),
+        Piece::Rook | Piece::Dragon => stepped | super::sliders::rook_attacks(square, occupied),
         _ => stepped,
     }
 }
@@ -167,8 +168,8 @@ pub fn attackers_to(position: &Position, square: u8, by: Color, occupied: Bitboa
         | (step(Piece::Gold) & golds)
         | (step(Piece::King) & kings)
         | (attacks(Piece::Lance, !by, square, occupied) & position.pieces(Piece::Lance))
-        | (slide(square, &DIAGONAL_DIRECTIONS, occupied) & pieces(&[Piece::Bishop, Piece::Horse]))
-        | (slide(square, &ORTHOGONAL_DIRECTIONS, occupied) & pieces(&[Piece::Rook, Piece::Dragon]));
+        | (super::sliders::bishop_attacks(square, occupied) & pieces(&[Piece::Bishop, Piece::Horse]))
+        | (super::sliders::rook_attacks(square, occupied) & pieces(&[Piece::Rook, Piece::Dragon]));
     attackers & position.colored(by)
 }
 
