@@ -94,3 +94,44 @@ fn every_shogi_module_opens_with_what_it_reads_and_writes() {
         assert!(header.contains("Reads:") && header.contains("Writes:"), "{}", module.path);
     }
 }
+
+#[test]
+fn gpu_move_sets_equal_the_cpu_in_random_game_positions() {
+    use gpu_movegen::shogi::gpu::{ShogiMoveGenerator, ShogiPositionMoves};
+    let context = context();
+    let mut generator = ShogiMoveGenerator::new(&context).unwrap();
+    let mut positions = random_positions(600, 77);
+    for line in SUITE.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
+        positions.push(Position::from_sfen(line.split(';').next().unwrap().trim()).unwrap());
+    }
+    let moves = generator.generate(&positions).unwrap();
+    let mut with_drops = 0;
+    for (position, gpu) in positions.iter().zip(&moves) {
+        assert_eq!(gpu, &ShogiPositionMoves::from_cpu(position), "{}", position.to_sfen());
+        with_drops += usize::from(gpu.drops.iter().any(|drops| !drops.is_empty()));
+    }
+    assert!(with_drops > 150, "{with_drops}");
+    // The 593-move position, moves counted with promotion choices apart.
+    assert_eq!(moves.last().map(|moves| moves.move_count), Some(119));
+    assert!(moves.iter().any(|moves| moves.move_count == 593));
+}
+
+#[test]
+fn the_move_record_matches_its_rust_twin() {
+    use gpu_movegen::shogi::gpu::layout::ShogiPositionMovesRecord;
+    let source = shaders::compose_with("shogi_per_position", &[]).unwrap();
+    let module =
+        naga::front::wgsl::parse_str(&source).unwrap_or_else(|error| panic!("{}", error.emit_to_string(&source)));
+    let (_, ty) = module.types.iter().find(|(_, ty)| ty.name.as_deref() == Some("ShogiPositionMovesRecord")).unwrap();
+    let naga::TypeInner::Struct { members, span } = &ty.inner else { panic!("not a struct") };
+    assert_eq!(*span as usize, size_of::<ShogiPositionMovesRecord>());
+    let offsets: Vec<u32> = members.iter().map(|member| member.offset).collect();
+    assert_eq!(
+        offsets[..3],
+        [
+            std::mem::offset_of!(ShogiPositionMovesRecord, destinations) as u32,
+            std::mem::offset_of!(ShogiPositionMovesRecord, drops) as u32,
+            std::mem::offset_of!(ShogiPositionMovesRecord, move_count) as u32,
+        ]
+    );
+}

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Subcommand;
 use gpu_movegen::gpu::GpuContext;
-use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
+use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptions, ShogiPositionMoves};
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
 
@@ -18,7 +18,7 @@ use super::common::{Backend, UsageError, open_backend};
 pub enum ShogiCommand {
     /// Count the leaf nodes of the legal move tree, or check a perft suite.
     Perft(ShogiPerftArgs),
-    /// Count perft(1) and perft(2) of each position on the GPU and on the CPU and compare.
+    /// Compare every position's move sets (per-position kernel) and perft(1), perft(2) with the CPU.
     #[command(group(clap::ArgGroup::new("source").required(true).args(["epd", "random"])))]
     Verify {
         /// Positions of a suite (SFEN lines, counts after ';' ignored).
@@ -204,6 +204,16 @@ fn run_verify(
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();
     let mut mismatched = vec![false; positions.len()];
+    // The move sets of the per-position kernel, square by square and drop by drop.
+    let mut generator = ShogiMoveGenerator::new(&GpuContext::new()?)?;
+    let generated = generator.generate(&positions)?;
+    for (index, (position, gpu)) in positions.iter().zip(&generated).enumerate() {
+        let cpu = ShogiPositionMoves::from_cpu(position);
+        if *gpu != cpu {
+            mismatched[index] = true;
+            writeln!(stdout, "MISMATCH {} move sets: gpu {gpu:?}, cpu {cpu:?}", position.to_sfen())?;
+        }
+    }
     for depth in 1..=2 {
         let counts = engine.perft(&positions, depth)?;
         for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {

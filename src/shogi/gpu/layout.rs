@@ -57,3 +57,28 @@ impl From<&Position> for PackedShogiPosition {
         }
     }
 }
+
+/// `ShogiBatchParameters` in shaders/shogi/kernels/per_position.wgsl.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
+pub struct ShogiBatchParameters {
+    pub position_count: u32,
+    pub reserved_0: u32,
+    pub reserved_1: u32,
+    pub reserved_2: u32,
+}
+
+/// `ShogiPositionMovesRecord` in shaders/shogi/kernels/per_position.wgsl:
+/// legal destinations per square, legal drop squares per hand slot, the
+/// legal move count.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct ShogiPositionMovesRecord {
+    pub destinations: [[u32; 4]; 81],
+    pub drops: [[u32; 4]; 7],
+    pub move_count: u32,
+    pub reserved: [u32; 3],
+}
+
+const _: () = assert!(size_of::<ShogiBatchParameters>() == 16);
+const _: () = assert!(size_of::<ShogiPositionMovesRecord>() == 1424);

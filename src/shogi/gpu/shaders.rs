@@ -21,6 +21,7 @@ pub const SHOGI_MODULES: &[Module] = &[
     shogi_module!("shogi_position", "position.wgsl", Library),
     shogi_module!("shogi_movegen", "movegen.wgsl", Library),
     shogi_module!("shogi_perft", "kernels/perft.wgsl", Kernels),
+    shogi_module!("shogi_per_position", "kernels/per_position.wgsl", Kernels),
 ];
 
 /// Every module a Shogi shader can import: the common ones, then Shogi's.

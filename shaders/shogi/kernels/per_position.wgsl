@@ -1,0 +1,108 @@
+// kernels/per_position.wgsl — Shogi move generation, one invocation per position.
+//
+// Reads: the Shogi tables (binding 0), `positions` (binding 1), `parameters`
+// (binding 4). Writes: `position_moves` (binding 2), one record per
+// position: the legal destinations of every square (a destination counts when
+// either promotion choice is legal), the legal drop squares of each hand
+// kind, and the legal move count (promotion choices apart); `status`
+// (binding 3) on a fault. Dispatch: POSITION_WORKGROUP invocations per
+// workgroup; global invocation x is the position.
+
+#import shogi_movegen
+
+// Rust twin: ShogiBatchParameters in src/shogi/gpu/layout.rs.
+struct ShogiBatchParameters {
+    position_count: u32,
+    reserved_0: u32,
+    reserved_1: u32,
+    reserved_2: u32,
+}
+
+// Rust twin: ShogiPositionMovesRecord in src/shogi/gpu/layout.rs.
+struct ShogiPositionMovesRecord {
+    destinations: array<Board81, 81>,
+    // By hand slot: pawn, lance, knight, silver, gold, bishop, rook.
+    drops: array<Board81, 7>,
+    move_count: u32,
+    reserved_0: u32,
+    reserved_1: u32,
+    reserved_2: u32,
+}
+
+@group(0) @binding(1) var<storage, read> positions: array<PackedShogiPosition>;
+@group(0) @binding(2) var<storage, read_write> position_moves: array<ShogiPositionMovesRecord>;
+@group(0) @binding(3) var<storage, read_write> status: atomic<u32>;
+@group(0) @binding(4) var<uniform> parameters: ShogiBatchParameters;
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
+    let index = invocation.x;
+    if index >= parameters.position_count {
+        return;
+    }
+    let position = shogi_unpack(positions[index]);
+    for (var square = 0u; square < 81u; square++) {
+        position_moves[index].destinations[square] = BOARD81_EMPTY;
+    }
+    for (var slot = 0u; slot < 7u; slot++) {
+        position_moves[index].drops[slot] = BOARD81_EMPTY;
+    }
+    position_moves[index].move_count = 0u;
+    let us = position.side_to_move;
+    let king = shogi_king(position, us);
+    if king == SHOGI_NO_SQUARE {
+        atomicOr(&status, FAULT_INVALID_POSITION);
+        return;
+    }
+    let them = 1u - us;
+    let occupied = shogi_occupied(position);
+    let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
+    let pinned = shogi_pinned(position, king, us);
+    let zone = dead_zone(us, 3u);
+    for (var kind = 0u; kind < 14u; kind++) {
+        var pieces = shogi_pieces_of(position, us, kind);
+        while !board81_is_empty(pieces) {
+            let from_square = board81_first(pieces);
+            pieces = board81_without_first(pieces);
+            let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
+            let forced = forced_promotions(kind, us);
+            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
+            var legal = BOARD81_EMPTY;
+            while !board81_is_empty(targets) {
+                let to = board81_first(targets);
+                targets = board81_without_first(targets);
+                let promotable = promoted_kind(kind) != SHOGI_NO_PIECE
+                    && (board81_contains(zone, from_square) || board81_contains(zone, to));
+                // Promoting or not leaves our king as safe, so one test serves both choices.
+                let allowed = promotable || !board81_contains(forced, to);
+                if allowed && (!test || keeps_king_safe(position, from_square, to, kind, false)) {
+                    legal = legal | board81_from_square(to);
+                }
+            }
+            position_moves[index].destinations[from_square] = legal;
+        }
+    }
+    let their_king = shogi_king(position, them);
+    for (var kind = 0u; kind < 7u; kind++) {
+        if position.hands[us * 7u + kind] == 0u {
+            continue;
+        }
+        var targets = drop_targets(position, kind);
+        var front = BOARD81_EMPTY;
+        if kind == SHOGI_PAWN && their_king != SHOGI_NO_SQUARE {
+            front = step_attacks(SHOGI_PAWN, them, their_king) & targets;
+        }
+        var legal = BOARD81_EMPTY;
+        while !board81_is_empty(targets) {
+            let to = board81_first(targets);
+            targets = board81_without_first(targets);
+            if (checked && !keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false))
+                || (board81_contains(front, to) && pawn_drop_mates(position, to)) {
+                continue;
+            }
+            legal = legal | board81_from_square(to);
+        }
+        position_moves[index].drops[kind] = legal;
+    }
+    position_moves[index].move_count = shogi_legal_move_count(position);
+}

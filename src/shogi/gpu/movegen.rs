@@ -1,0 +1,138 @@
+//! Batched Shogi move generation on the GPU: upload positions, run the
+//! per-position kernel, read every legal destination and drop back.
+
+use super::layout::{PackedShogiPosition, ShogiBatchParameters, ShogiPositionMovesRecord};
+use super::shaders;
+use crate::gpu::reflect::{Kernels, reflect};
+use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
+use crate::gpu::{GpuContext, GpuError};
+use crate::shogi::board::{Bitboard, Piece};
+use crate::shogi::position::Position;
+
+/// The legal moves of one position as move sets: destinations per
+/// from-square (a destination counts when either promotion choice is
+/// legal), drop squares per hand kind, and the number of legal moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShogiPositionMoves {
+    /// (from-square, destinations) for every square with at least one.
+    pub destinations: Vec<(u8, Bitboard)>,
+    /// Drop squares by hand slot (pawn, lance, knight, silver, gold, bishop, rook).
+    pub drops: [Bitboard; 7],
+    pub move_count: u32,
+}
+
+impl ShogiPositionMoves {
+    /// The CPU reference's answer in the same shape.
+    pub fn from_cpu(position: &Position) -> ShogiPositionMoves {
+        let mut destinations = [Bitboard::EMPTY; 81];
+        let mut drops = [Bitboard::EMPTY; 7];
+        let moves = position.legal_moves();
+        for mv in &moves {
+            match mv.from {
+                Some(from) => destinations[from as usize] |= Bitboard::from_square(mv.to),
+                None => drops[mv.piece.hand_index()] |= Bitboard::from_square(mv.to),
+            }
+        }
+        ShogiPositionMoves {
+            destinations: collect_destinations(destinations.iter().copied()),
+            drops,
+            move_count: moves.len() as u32,
+        }
+    }
+
+    fn from_record(record: &ShogiPositionMovesRecord) -> ShogiPositionMoves {
+        let bitboard = |words: &[u32; 4]| {
+            Bitboard(
+                words.iter().enumerate().fold(0u128, |bits, (index, word)| bits | u128::from(*word) << (32 * index)),
+            )
+        };
+        let mut drops = [Bitboard::EMPTY; 7];
+        for (slot, words) in record.drops.iter().enumerate() {
+            drops[slot] = bitboard(words);
+        }
+        ShogiPositionMoves {
+            destinations: collect_destinations(record.destinations.iter().map(bitboard)),
+            drops,
+            move_count: record.move_count,
+        }
+    }
+
+    /// The drop squares of `piece` (an unpromoted hand kind).
+    pub fn drops_of(&self, piece: Piece) -> Bitboard {
+        self.drops[piece.hand_index()]
+    }
+}
+
+fn collect_destinations(sets: impl Iterator<Item = Bitboard>) -> Vec<(u8, Bitboard)> {
+    sets.enumerate().filter(|(_, set)| !set.is_empty()).map(|(square, set)| (square as u8, set)).collect()
+}
+
+/// The Shogi move generator: the kernel and the tables.
+pub struct ShogiMoveGenerator {
+    context: GpuContext,
+    kernels: Kernels,
+    tables: wgpu::Buffer,
+}
+
+/// Positions per dispatch: 65,535 workgroups of 64 stay within every device's limit.
+const POSITIONS_PER_DISPATCH: usize = 65_535 * 64;
+
+impl ShogiMoveGenerator {
+    pub fn new(context: &GpuContext) -> Result<ShogiMoveGenerator, GpuError> {
+        let shader = reflect(shaders::compose_with("shogi_per_position", &[])?)?;
+        context.scoped(|| ShogiMoveGenerator {
+            context: context.clone(),
+            kernels: shader.kernels(&context.device, "shogi per_position"),
+            tables: buffer_with(&context.device, "shogi tables", &shaders::table_data(), wgpu::BufferUsages::STORAGE),
+        })
+    }
+
+    /// The legal moves of every position.
+    pub fn generate(&mut self, positions: &[Position]) -> Result<Vec<ShogiPositionMoves>, GpuError> {
+        let mut moves = Vec::with_capacity(positions.len());
+        for chunk in positions.chunks(POSITIONS_PER_DISPATCH) {
+            let context = self.context.clone();
+            let records = context.scoped(|| self.dispatch(chunk))??;
+            moves.extend(records.iter().map(ShogiPositionMoves::from_record));
+        }
+        Ok(moves)
+    }
+
+    fn dispatch(&self, chunk: &[Position]) -> Result<Vec<ShogiPositionMovesRecord>, GpuError> {
+        use wgpu::BufferUsages as Usage;
+        let device = &self.context.device;
+        let packed: Vec<PackedShogiPosition> = chunk.iter().map(PackedShogiPosition::from).collect();
+        let parameters = ShogiBatchParameters { position_count: chunk.len() as u32, ..Default::default() };
+        let output_size = (chunk.len() * size_of::<ShogiPositionMovesRecord>()) as u64;
+        let positions = buffer_with(device, "shogi positions", &packed, Usage::STORAGE);
+        let output = buffer(device, "shogi moves", output_size, Usage::STORAGE | Usage::COPY_SRC);
+        let status = buffer_with(device, "shogi status", &[0u32], Usage::STORAGE | Usage::COPY_SRC);
+        let uniform = buffer_with(device, "shogi parameters", &[parameters], Usage::UNIFORM);
+        let group = bind_group(
+            device,
+            "shogi per_position",
+            &self.kernels.layout,
+            &[(0, &self.tables), (1, &positions), (2, &output), (3, &status), (4, &uniform)],
+        );
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let workgroup = self.kernels.workgroup_size("per_position");
+        record_dispatch(
+            &mut encoder,
+            self.kernels.pipeline("per_position"),
+            &group,
+            &[],
+            chunk.len() as u32,
+            workgroup,
+            65_535,
+        );
+        self.context.queue.submit([encoder.finish()]);
+        let flags: Vec<u32> = read_buffer(&self.context, &status, 0, 4)?;
+        if flags[0] != 0 {
+            return Err(GpuError::ShaderFault(format!(
+                "a Shogi position has no king for the side to move (flags {:#x})",
+                flags[0]
+            )));
+        }
+        read_buffer(&self.context, &output, 0, output_size)
+    }
+}
