@@ -267,6 +267,39 @@ fn shunsai_perft(position: &mut shunsai::Position, depth: u32) -> u64 {
     nodes
 }
 
+/// Shogi on the GPU, when an adapter opens: perft of the start position
+/// (checked against the CPU) and the per-position kernel by batch size.
+fn shogi_gpu_rows(depth: u32) {
+    use gpu_movegen::shogi;
+    let Ok(context) = GpuContext::new() else {
+        println!("\nShogi on the GPU: no adapter");
+        return;
+    };
+    let mut gpu = shogi::gpu::ShogiGpuPerft::new(&context).expect("Shogi GPU perft");
+    let start = shogi::Position::start();
+    gpu.perft(&[start], 2, &mut |_| {}).expect("warm-up");
+    let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).expect("Shogi GPU perft")[0]);
+    if nodes != shogi::perft::perft_parallel(&start, depth) {
+        eprintln!("shogi: the GPU counted {nodes} for perft({depth}), the CPU does not agree");
+        std::process::exit(1);
+    }
+    println!(
+        "\nShogi GPU perft({depth}) on {}: {nodes} nodes, {:.2} M nodes/s",
+        context.adapter_description(),
+        nodes as f64 / time / 1e6
+    );
+    let mut generator = shogi::gpu::ShogiMoveGenerator::new(&context).expect("Shogi move generator");
+    let positions = shogi::perft::random_positions(4_096, 2026);
+    generator.generate(&positions[..64]).expect("warm-up");
+    for batch in [64usize, 1_024, 4_096] {
+        let started = Instant::now();
+        let moves = generator.generate(&positions[..batch]).expect("Shogi move generation");
+        let rate = batch as f64 / started.elapsed().as_secs_f64();
+        assert_eq!(moves.len(), batch);
+        println!("Shogi GPU move generation, batch {batch:>5}: {rate:>10.0} positions/s");
+    }
+}
+
 fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     use gpu_movegen::shogi;
     println!("Shogi CPU perft from the start position, one thread each, {rounds} alternating rounds, median time");
@@ -323,6 +356,7 @@ fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
         "\nShogi sliders, rook and bishop attacks, one thread: ray tables with a bit scan {rays:.1} M/s, \
               nine-by-nine Kogge-Stone fill {fill:.1} M/s"
     );
+    shogi_gpu_rows(depth);
     [("gpu-movegen 1 thread", ours), ("shunsai 1 thread", theirs)]
         .into_iter()
         .map(|(engine, time)| Row {
