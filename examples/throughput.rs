@@ -275,19 +275,36 @@ fn shogi_gpu_rows(depth: u32) {
         println!("\nShogi on the GPU: no adapter");
         return;
     };
-    let mut gpu = shogi::gpu::ShogiGpuPerft::new(&context).expect("Shogi GPU perft");
     let start = shogi::Position::start();
-    gpu.perft(&[start], 2, &mut |_| {}).expect("warm-up");
-    let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).expect("Shogi GPU perft")[0]);
-    if nodes != shogi::perft::perft_parallel(&start, depth) {
-        eprintln!("shogi: the GPU counted {nodes} for perft({depth}), the CPU does not agree");
-        std::process::exit(1);
-    }
+    let expected = shogi::perft::perft_parallel(&start, depth);
     println!(
-        "\nShogi GPU perft({depth}) on {}: {nodes} nodes, {:.2} M nodes/s",
-        context.adapter_description(),
-        nodes as f64 / time / 1e6
+        "\nShogi GPU perft({depth}) on {}, two bitboard layouts, 3 alternating rounds:",
+        context.adapter_description()
     );
+    use shogi::gpu::layout::BoardWords;
+    let mut engines: Vec<(BoardWords, shogi::gpu::ShogiGpuPerft, Vec<f64>)> =
+        [BoardWords::Full, BoardWords::ThreeRanks]
+            .into_iter()
+            .map(|variant| {
+                let options = shogi::gpu::ShogiPerftOptions { variant, ..Default::default() };
+                let mut gpu = shogi::gpu::ShogiGpuPerft::with_options(&context, options).expect("Shogi GPU perft");
+                gpu.perft(&[start], 2, &mut |_| {}).expect("warm-up");
+                (variant, gpu, Vec::new())
+            })
+            .collect();
+    for _ in 0..3 {
+        for (variant, gpu, times) in &mut engines {
+            let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).expect("Shogi GPU perft")[0]);
+            if nodes != expected {
+                eprintln!("shogi: the GPU ({variant:?}) counted {nodes} for perft({depth}), the CPU {expected}");
+                std::process::exit(1);
+            }
+            times.push(time);
+        }
+    }
+    for (variant, _, times) in engines {
+        println!("Shogi GPU perft({depth}), {variant:?}: {:.2} M nodes/s", expected as f64 / median(times) / 1e6);
+    }
     let mut generator = shogi::gpu::ShogiMoveGenerator::new(&context).expect("Shogi move generator");
     let positions = shogi::perft::random_positions(4_096, 2026);
     generator.generate(&positions[..64]).expect("warm-up");

@@ -135,3 +135,26 @@ fn the_move_record_matches_its_rust_twin() {
         ]
     );
 }
+
+/// The other bitboard layout (three ranks to a 27-bit word) counts the same.
+#[test]
+fn both_bitboard_layouts_count_the_same() {
+    use gpu_movegen::shogi::gpu::layout::BoardWords;
+    let context = context();
+    let roots = random_positions(40, 5);
+    let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
+    for variant in [BoardWords::Full, BoardWords::ThreeRanks] {
+        let mut gpu = ShogiGpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).unwrap();
+        assert_eq!(gpu.perft(&roots, 2, &mut |_| {}).unwrap(), expected, "{variant:?}");
+        assert_eq!(gpu.perft(&[Position::start()], 3, &mut |_| {}).unwrap(), [25_470], "{variant:?}");
+    }
+    for words in [0u128, 1, 1 << 80, all_squares(), 0x1234_5678_9abc_def0_1234_5678] {
+        let words = words & all_squares();
+        assert_eq!(BoardWords::ThreeRanks.bitboard(BoardWords::ThreeRanks.words(words)), words);
+        assert_eq!(BoardWords::Full.bitboard(BoardWords::Full.words(words)), words);
+    }
+}
+
+fn all_squares() -> u128 {
+    gpu_movegen::shogi::Bitboard::ALL.0
+}

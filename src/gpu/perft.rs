@@ -58,8 +58,8 @@ pub trait PerftGame {
     /// engine always stores the last level (see [`PerftOptions::fused_leaves`]).
     const FUSED_LEAVES: bool = true;
 
-    /// The record of a position.
-    fn pack(position: &Self::Position) -> Self::Record;
+    /// The record of a position, as the kernels of `variant` read it.
+    fn pack(variant: Self::Variant, position: &Self::Position) -> Self::Record;
     /// The perft module, composed: the engine's module
     /// (shaders/common/perft_engine.wgsl) and the game's four kernels.
     fn perft_shader(variant: Self::Variant) -> Result<ComposedShader, GpuError>;
@@ -515,7 +515,8 @@ impl<G: PerftGame> PerftEngine<G> {
         self.batch.encoder = None;
         self.batch.used = 0;
         let queue = &self.context.queue;
-        let records: Vec<G::Record> = group.iter().map(G::pack).collect();
+        let variant = self.options.variant;
+        let records: Vec<G::Record> = group.iter().map(|position| G::pack(variant, position)).collect();
         let root_indices: Vec<u32> = (0..group.len() as u32).collect();
         queue.write_buffer(&self.totals, 0, &vec![0u8; group.len() * 8]);
         queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));

@@ -24,7 +24,7 @@ impl PerftGame for Chess {
     const MAX_LEGAL_MOVES: u32 = MAX_LEGAL_MOVES as u32;
     const INVALID_POSITION: &'static str = "a position has no king for the side to move";
 
-    fn pack(position: &Position) -> PackedPosition {
+    fn pack(_: ShaderVariant, position: &Position) -> PackedPosition {
         PackedPosition::from(position)
     }
 

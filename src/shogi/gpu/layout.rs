@@ -26,13 +26,57 @@ const _: () = assert!(size_of::<PackedShogiPosition>() == 96);
 /// Bit offsets of the hand slots (pawn, lance, knight, silver, gold, bishop, rook).
 pub const HAND_SHIFTS: [u32; 7] = [0, 5, 8, 11, 14, 17, 19];
 
-/// A 128-bit bitboard as the shaders store it.
+/// How the shaders lay an 81-square bitboard out in a `vec4<u32>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BoardWords {
+    /// The u128's bits in order: squares 0..31, 32..63, 64..80, none.
+    #[default]
+    Full,
+    /// Three ranks to a word: squares 0..26, 27..53, 54..80 in the low 27
+    /// bits of the first three words, as the three-part bitboards of the
+    /// Shogi bitboard article.
+    ThreeRanks,
+}
+
+impl BoardWords {
+    /// A bitboard as the shaders of this layout store it.
+    pub const fn words(self, bitboard: u128) -> [u32; 4] {
+        match self {
+            BoardWords::Full => {
+                [bitboard as u32, (bitboard >> 32) as u32, (bitboard >> 64) as u32, (bitboard >> 96) as u32]
+            }
+            BoardWords::ThreeRanks => {
+                let mask = (1u128 << 27) - 1;
+                [(bitboard & mask) as u32, (bitboard >> 27 & mask) as u32, (bitboard >> 54 & mask) as u32, 0]
+            }
+        }
+    }
+
+    /// The bitboard of four words of this layout.
+    pub const fn bitboard(self, words: [u32; 4]) -> u128 {
+        match self {
+            BoardWords::Full => {
+                words[0] as u128 | (words[1] as u128) << 32 | (words[2] as u128) << 64 | (words[3] as u128) << 96
+            }
+            BoardWords::ThreeRanks => words[0] as u128 | (words[1] as u128) << 27 | (words[2] as u128) << 54,
+        }
+    }
+}
+
+/// A bitboard in the default layout.
 pub const fn words(bitboard: u128) -> [u32; 4] {
-    [bitboard as u32, (bitboard >> 32) as u32, (bitboard >> 64) as u32, (bitboard >> 96) as u32]
+    BoardWords::Full.words(bitboard)
 }
 
 impl From<&Position> for PackedShogiPosition {
     fn from(position: &Position) -> Self {
+        PackedShogiPosition::pack(BoardWords::Full, position)
+    }
+}
+
+impl PackedShogiPosition {
+    /// The record of `position` for shaders of the `layout` bitboards.
+    pub fn pack(layout: BoardWords, position: &Position) -> Self {
         let mut planes = [0u128; 5];
         for piece in Piece::ALL {
             let code = piece.index() as u32 + 1;
@@ -50,7 +94,7 @@ impl From<&Position> for PackedShogiPosition {
                 .sum()
         };
         PackedShogiPosition {
-            planes: planes.map(words),
+            planes: planes.map(|plane| layout.words(plane)),
             hands: [hand(Color::Black), hand(Color::White)],
             state: position.side_to_move() as u32,
             move_number: position.move_number,

@@ -83,7 +83,12 @@ impl ShogiMoveGenerator {
         context.scoped(|| ShogiMoveGenerator {
             context: context.clone(),
             kernels: shader.kernels(&context.device, "shogi per_position"),
-            tables: buffer_with(&context.device, "shogi tables", &shaders::table_data(), wgpu::BufferUsages::STORAGE),
+            tables: buffer_with(
+                &context.device,
+                "shogi tables",
+                &shaders::table_data(super::layout::BoardWords::Full),
+                wgpu::BufferUsages::STORAGE,
+            ),
         })
     }
 

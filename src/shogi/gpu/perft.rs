@@ -2,21 +2,22 @@
 //! engine (`crate::gpu::perft`), whose documentation says how it stays exact
 //! in fixed memory.
 
-use super::layout::PackedShogiPosition;
+use super::layout::{BoardWords, PackedShogiPosition};
 use super::shaders;
 use crate::gpu::GpuError;
 use crate::gpu::perft::{PerftEngine, PerftGame, PerftOptions};
 use crate::gpu::reflect::{ComposedShader, reflect};
 use crate::shogi::position::Position;
 
-/// Shogi as a game of the perft engine. The kernels have one build.
+/// Shogi as a game of the perft engine; its variant is how the 81 squares
+/// are laid out in four 32-bit words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ShogiGame;
 
 impl PerftGame for ShogiGame {
     type Position = Position;
     type Record = PackedShogiPosition;
-    type Variant = ();
+    type Variant = BoardWords;
 
     /// The most legal moves known in a position a game can reach.
     const REACHABLE_MAX_MOVES: u32 = 593;
@@ -34,23 +35,23 @@ impl PerftGame for ShogiGame {
     /// level and counts each child in its own invocation.
     const FUSED_LEAVES: bool = false;
 
-    fn pack(position: &Position) -> PackedShogiPosition {
-        PackedShogiPosition::from(position)
+    fn pack(words: BoardWords, position: &Position) -> PackedShogiPosition {
+        PackedShogiPosition::pack(words, position)
     }
 
-    fn perft_shader(_: ()) -> Result<ComposedShader, GpuError> {
-        reflect(shaders::compose_with("shogi_perft", &[])?)
+    fn perft_shader(words: BoardWords) -> Result<ComposedShader, GpuError> {
+        reflect(shaders::compose_variant("shogi_perft", words, &[])?)
     }
 
-    fn table_words(_: ()) -> Vec<u32> {
-        bytemuck::cast_slice(&shaders::table_data()).to_vec()
+    fn table_words(words: BoardWords) -> Vec<u32> {
+        bytemuck::cast_slice(&shaders::table_data(words)).to_vec()
     }
 
-    fn describe(_: ()) -> String {
-        "the Shogi kernels".to_owned()
+    fn describe(words: BoardWords) -> String {
+        format!("the Shogi kernels ({words:?})")
     }
 
-    fn check_device(_: &wgpu::Device, _: ()) -> Result<(), GpuError> {
+    fn check_device(_: &wgpu::Device, _: BoardWords) -> Result<(), GpuError> {
         Ok(())
     }
 }
@@ -58,4 +59,4 @@ impl PerftGame for ShogiGame {
 /// The Shogi GPU perft driver.
 pub type ShogiGpuPerft = PerftEngine<ShogiGame>;
 /// Its settings.
-pub type ShogiPerftOptions = PerftOptions<()>;
+pub type ShogiPerftOptions = PerftOptions<BoardWords>;

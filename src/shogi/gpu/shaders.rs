@@ -39,7 +39,7 @@ pub const TABLE_LENGTH: u32 = TABLE_ZONES + 6;
 /// The table buffer: step attacks per kind, colour and square; rays per
 /// direction and square; the nine columns; the last one, two and three
 /// ranks of each colour. All from the CPU reference's own tables.
-pub fn table_data() -> Vec<[u32; 4]> {
+pub fn table_data(layout: super::layout::BoardWords) -> Vec<[u32; 4]> {
     let mut data: Vec<Bitboard> = Vec::with_capacity(TABLE_LENGTH as usize);
     data.extend(STEP_ATTACKS.iter());
     for rays in RAYS.iter() {
@@ -50,7 +50,7 @@ pub fn table_data() -> Vec<[u32; 4]> {
         data.extend((1..=3).map(|ranks| dead_zone(color, ranks)));
     }
     debug_assert_eq!(data.len(), TABLE_LENGTH as usize);
-    data.into_iter().map(|bitboard| super::layout::words(bitboard.0)).collect()
+    data.into_iter().map(|bitboard| layout.words(bitboard.0)).collect()
 }
 
 /// Constants generated from the Rust side: table offsets and the perft
@@ -67,9 +67,26 @@ pub fn generated_constants() -> String {
     text
 }
 
-/// `root` with everything it imports; `extra` modules are looked up first.
+/// `root` with everything it imports, in the default layout; `extra` modules
+/// are looked up first.
 pub fn compose_with(root: &str, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
+    compose_variant(root, super::layout::BoardWords::Full, extra)
+}
+
+/// `root` composed for a bitboard layout: `bitboard81` is the full-word or
+/// the three-rank module.
+pub fn compose_variant(
+    root: &str,
+    layout: super::layout::BoardWords,
+    extra: &[(&str, &str)],
+) -> Result<String, ComposeError> {
+    let module = match layout {
+        super::layout::BoardWords::Full => "bitboard81",
+        super::layout::BoardWords::ThreeRanks => "bitboard81_ranks",
+    };
+    let source = modules().find(|candidate| candidate.name == module).map(|module| module.source).unwrap_or_default();
     let mut lookup: Vec<(&str, &str)> = extra.to_vec();
+    lookup.push(("bitboard81", source));
     lookup.extend(modules().map(|module| (module.name, module.source)));
     composer::compose(root, &lookup, &generated_constants())
 }
