@@ -82,7 +82,8 @@ pub struct PerftOptions<Variant> {
     /// counters and staging together (`--gpu-memory`); `None`: no cap but the device's.
     pub memory_limit: Option<u64>,
     /// The most positions whose moves are counted and prefix-summed at once
-    /// (at most [`MAX_COUNTED_AT_ONCE`], which keeps the sums within u32).
+    /// (at most [`MAX_COUNTED_AT_ONCE`], and fewer for games with many moves,
+    /// which keeps the sums within u32).
     pub counted_at_once: u32,
     /// The most positions one dispatch of the last-ply kernels takes; the
     /// totals are read back (and progress reported) after each.
@@ -123,8 +124,9 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
     }
 }
 
-/// Counting this many positions at once keeps their children's prefix sums
-/// within u32 for any game whose positions have fewer than 512 moves.
+/// The most positions counted and prefix-summed at once. A game with a
+/// larger move bound gets fewer (`u32::MAX / PerftGame::MAX_LEGAL_MOVES`), so
+/// the sums always stay within u32.
 pub const MAX_COUNTED_AT_ONCE: u32 = 1 << 23;
 /// The most roots one group holds (their totals buffer is sized for this).
 pub const MAX_ROOT_GROUP: usize = 1 << 16;

@@ -130,7 +130,8 @@ fn ray_attacks(square: u8, direction: usize, occupied: Bitboard) -> Bitboard {
     ray ^ rays[nearest as usize]
 }
 
-/// Attacks in several directions by the ray tables (see [`ray_attacks`]).
+/// Attacks in several directions by the ray tables, each up to and
+/// including its nearest blocker.
 pub fn slide(square: u8, directions: &[usize], occupied: Bitboard) -> Bitboard {
     let mut attacks = Bitboard::EMPTY;
     for &direction in directions {
