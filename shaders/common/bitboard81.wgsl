@@ -1,14 +1,15 @@
 // bitboard81.wgsl — 81-square bitboards for Shogi as vec4<u32>.
 //
-// Reads: nothing. Writes: nothing. Library only: bit i of the 128 bits
-// (x: 0..31, y: 32..63, z: 64..95, w unused) is square i, as the u128 of the
-// CPU twin (src/shogi/board.rs); bits 81 and above stay clear. The vector
-// operators &, |, ^ work on it directly; complement with board81_not.
+// Reads: nothing. Writes: nothing. Library only: square i is bit
+// i % BOARD81_WORD_BITS of word i / BOARD81_WORD_BITS, the last word unused.
+// The composing host generates BOARD81_WORD_BITS and BOARD81_ALL for its
+// layout (src/shogi/gpu/layout.rs, BoardWords): 32 for the u128's bits in
+// order, 27 for three ranks to a word. The vector operators &, |, ^ work on
+// it directly; complement with board81_not.
 
 alias Board81 = vec4<u32>;
 
 const BOARD81_EMPTY = vec4<u32>(0u, 0u, 0u, 0u);
-const BOARD81_ALL = vec4<u32>(0xffffffffu, 0xffffffffu, 0x1ffffu, 0u);
 
 fn board81_not(board: Board81) -> Board81 {
     return ~board & BOARD81_ALL;
@@ -20,12 +21,12 @@ fn board81_is_empty(board: Board81) -> bool {
 
 fn board81_from_square(square: u32) -> Board81 {
     var board = BOARD81_EMPTY;
-    board[square >> 5u] = 1u << (square & 31u);
+    board[square / BOARD81_WORD_BITS] = 1u << (square % BOARD81_WORD_BITS);
     return board;
 }
 
 fn board81_contains(board: Board81, square: u32) -> bool {
-    return ((board[square >> 5u] >> (square & 31u)) & 1u) != 0u;
+    return ((board[square / BOARD81_WORD_BITS] >> (square % BOARD81_WORD_BITS)) & 1u) != 0u;
 }
 
 fn board81_count(board: Board81) -> u32 {
@@ -39,10 +40,10 @@ fn board81_first(board: Board81) -> u32 {
         return firstTrailingBit(board.x);
     }
     if board.y != 0u {
-        return 32u + firstTrailingBit(board.y);
+        return BOARD81_WORD_BITS + firstTrailingBit(board.y);
     }
     if board.z != 0u {
-        return 64u + firstTrailingBit(board.z);
+        return 2u * BOARD81_WORD_BITS + firstTrailingBit(board.z);
     }
     return 128u;
 }
@@ -50,10 +51,10 @@ fn board81_first(board: Board81) -> u32 {
 // The highest square, or 128 when empty.
 fn board81_last(board: Board81) -> u32 {
     if board.z != 0u {
-        return 64u + firstLeadingBit(board.z);
+        return 2u * BOARD81_WORD_BITS + firstLeadingBit(board.z);
     }
     if board.y != 0u {
-        return 32u + firstLeadingBit(board.y);
+        return BOARD81_WORD_BITS + firstLeadingBit(board.y);
     }
     if board.x != 0u {
         return firstLeadingBit(board.x);

@@ -48,12 +48,6 @@ pub const COMMON_MODULES: &[Module] = &[
         source: include_str!("../../shaders/common/bitboard81.wgsl"),
     },
     Module {
-        name: "bitboard81_ranks",
-        path: "common/bitboard81_ranks.wgsl",
-        kind: ModuleKind::Library,
-        source: include_str!("../../shaders/common/bitboard81_ranks.wgsl"),
-    },
-    Module {
         name: "wide_counter",
         path: "common/wide_counter.wgsl",
         kind: ModuleKind::Library,

@@ -52,6 +52,14 @@ impl BoardWords {
         }
     }
 
+    /// Squares per word.
+    pub const fn word_bits(self) -> u32 {
+        match self {
+            BoardWords::Full => 32,
+            BoardWords::ThreeRanks => 27,
+        }
+    }
+
     /// The bitboard of four words of this layout.
     pub const fn bitboard(self, words: [u32; 4]) -> u128 {
         match self {
