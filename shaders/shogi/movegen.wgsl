@@ -165,6 +165,37 @@ fn forced_promotions(kind: u32, color: u32) -> Board81 {
     return BOARD81_EMPTY;
 }
 
+// Whether moving `kind` of `color` from `from_square` to `to` may be played
+// promoting (`promote`) or not: promotion needs a promotable kind and the
+// zone at either end; declining it needs the piece to keep a move.
+fn promotion_choice_allowed(kind: u32, color: u32, from_square: u32, to: u32, promote: bool) -> bool {
+    if promote {
+        let zone = dead_zone(color, 3u);
+        return promoted_kind(kind) != SHOGI_NO_PIECE && (board81_contains(zone, from_square) || board81_contains(zone, to));
+    }
+    return !board81_contains(forced_promotions(kind, color), to);
+}
+
+// The one square (as a set) where a pawn drop by the side to move would
+// check the other king, and so might mate; empty when it has no such king.
+fn checking_pawn_drop(position: ShogiPosition) -> Board81 {
+    let them = 1u - position.side_to_move;
+    let their_king = shogi_king(position, them);
+    if their_king == SHOGI_NO_SQUARE {
+        return BOARD81_EMPTY;
+    }
+    return step_attacks(SHOGI_PAWN, them, their_king);
+}
+
+// Whether dropping `kind` on `to` (one of its drop targets) is legal: it must
+// answer a check (`checked`), and a pawn must not mate (uchifuzume).
+fn drop_is_legal(position: ShogiPosition, kind: u32, to: u32, checked: bool) -> bool {
+    if checked && !keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false) {
+        return false;
+    }
+    return !(kind == SHOGI_PAWN && board81_contains(checking_pawn_drop(position), to) && pawn_drop_mates(position, to));
+}
+
 // A board move or a drop (from_square == SHOGI_NO_SQUARE) of `kind`.
 fn shogi_make_move(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) -> ShogiPosition {
     var next = position;
@@ -259,19 +290,15 @@ fn destination_count(kind: u32, color: u32, from_square: u32, targets: Board81) 
 // The legal moves of `kind` on `from_square` to `targets`, each played out to test the king.
 fn tested_count(position: ShogiPosition, kind: u32, from_square: u32, targets: Board81) -> u32 {
     let us = position.side_to_move;
-    let zone = dead_zone(us, 3u);
-    let forced = forced_promotions(kind, us);
     var count = 0u;
     var remaining = targets;
     while !board81_is_empty(remaining) {
         let to = board81_first(remaining);
         remaining = board81_without_first(remaining);
-        let promotable = promoted_kind(kind) != SHOGI_NO_PIECE && (board81_contains(zone, from_square) || board81_contains(zone, to));
-        if promotable && keeps_king_safe(position, from_square, to, kind, true) {
-            count += 1u;
-        }
-        if !board81_contains(forced, to) && keeps_king_safe(position, from_square, to, kind, false) {
-            count += 1u;
+        // Promoting or not leaves our king as safe, so one test serves both choices.
+        if keeps_king_safe(position, from_square, to, kind, false) {
+            count += u32(promotion_choice_allowed(kind, us, from_square, to, true))
+                + u32(promotion_choice_allowed(kind, us, from_square, to, false));
         }
     }
     return count;
@@ -307,29 +334,22 @@ fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
             }
         }
     }
-    let their_king = shogi_king(position, them);
     for (var kind = 0u; kind < 7u; kind++) {
         if position.hands[us * 7u + kind] == 0u {
             continue;
         }
         let targets = drop_targets(position, kind);
-        // The one square where a pawn drop gives check, and so may mate.
-        var front = BOARD81_EMPTY;
-        if kind == SHOGI_PAWN && their_king != SHOGI_NO_SQUARE {
-            front = step_attacks(SHOGI_PAWN, them, their_king) & targets;
-        }
         if checked {
             var remaining = targets;
             while !board81_is_empty(remaining) {
                 let to = board81_first(remaining);
                 remaining = board81_without_first(remaining);
-                if keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false)
-                    && !(board81_contains(front, to) && pawn_drop_mates(position, to)) {
-                    count += 1u;
-                }
+                count += u32(drop_is_legal(position, kind, to, true));
             }
         } else {
+            // Out of check every drop is legal but, for a pawn, the one that checks and may mate.
             count += board81_count(targets);
+            let front = targets & select(BOARD81_EMPTY, checking_pawn_drop(position), kind == SHOGI_PAWN);
             if !board81_is_empty(front) && pawn_drop_mates(position, board81_first(front)) {
                 count -= 1u;
             }

@@ -58,51 +58,44 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
     let occupied = shogi_occupied(position);
     let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
     let pinned = shogi_pinned(position, king, us);
-    let zone = dead_zone(us, 3u);
+    var count = 0u;
     for (var kind = 0u; kind < 14u; kind++) {
         var pieces = shogi_pieces_of(position, us, kind);
         while !board81_is_empty(pieces) {
             let from_square = board81_first(pieces);
             pieces = board81_without_first(pieces);
             let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-            let forced = forced_promotions(kind, us);
             var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
             var legal = BOARD81_EMPTY;
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
                 targets = board81_without_first(targets);
-                let promotable = promoted_kind(kind) != SHOGI_NO_PIECE
-                    && (board81_contains(zone, from_square) || board81_contains(zone, to));
                 // Promoting or not leaves our king as safe, so one test serves both choices.
-                let allowed = promotable || !board81_contains(forced, to);
-                if allowed && (!test || keeps_king_safe(position, from_square, to, kind, false)) {
+                let choices = u32(promotion_choice_allowed(kind, us, from_square, to, true))
+                    + u32(promotion_choice_allowed(kind, us, from_square, to, false));
+                if choices > 0u && (!test || keeps_king_safe(position, from_square, to, kind, false)) {
                     legal = legal | board81_from_square(to);
+                    count += choices;
                 }
             }
             position_moves[index].destinations[from_square] = legal;
         }
     }
-    let their_king = shogi_king(position, them);
     for (var kind = 0u; kind < 7u; kind++) {
         if position.hands[us * 7u + kind] == 0u {
             continue;
         }
         var targets = drop_targets(position, kind);
-        var front = BOARD81_EMPTY;
-        if kind == SHOGI_PAWN && their_king != SHOGI_NO_SQUARE {
-            front = step_attacks(SHOGI_PAWN, them, their_king) & targets;
-        }
         var legal = BOARD81_EMPTY;
         while !board81_is_empty(targets) {
             let to = board81_first(targets);
             targets = board81_without_first(targets);
-            if (checked && !keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false))
-                || (board81_contains(front, to) && pawn_drop_mates(position, to)) {
-                continue;
+            if drop_is_legal(position, kind, to, checked) {
+                legal = legal | board81_from_square(to);
+                count += 1u;
             }
-            legal = legal | board81_from_square(to);
         }
         position_moves[index].drops[kind] = legal;
     }
-    position_moves[index].move_count = shogi_legal_move_count(position);
+    position_moves[index].move_count = count;
 }

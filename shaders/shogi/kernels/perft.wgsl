@@ -41,23 +41,19 @@ fn for_each_child(position: ShogiPosition) {
     let occupied = shogi_occupied(position);
     let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
     let pinned = shogi_pinned(position, king, us);
-    let zone = dead_zone(us, 3u);
     for (var kind = 0u; kind < 14u; kind++) {
         var pieces = shogi_pieces_of(position, us, kind);
         while !board81_is_empty(pieces) {
             let from_square = board81_first(pieces);
             pieces = board81_without_first(pieces);
             let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-            let forced = forced_promotions(kind, us);
             var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
                 targets = board81_without_first(targets);
-                let promotable = promoted_kind(kind) != SHOGI_NO_PIECE
-                    && (board81_contains(zone, from_square) || board81_contains(zone, to));
                 for (var choice = 0u; choice < 2u; choice++) {
                     let promote = choice == 0u;
-                    if (promote && !promotable) || (!promote && board81_contains(forced, to)) {
+                    if !promotion_choice_allowed(kind, us, from_square, to, promote) {
                         continue;
                     }
                     let child = shogi_make_move(position, from_square, to, kind, promote);
@@ -68,24 +64,17 @@ fn for_each_child(position: ShogiPosition) {
             }
         }
     }
-    let their_king = shogi_king(position, them);
     for (var kind = 0u; kind < 7u; kind++) {
         if position.hands[us * 7u + kind] == 0u {
             continue;
         }
         var targets = drop_targets(position, kind);
-        var front = BOARD81_EMPTY;
-        if kind == SHOGI_PAWN && their_king != SHOGI_NO_SQUARE {
-            front = step_attacks(SHOGI_PAWN, them, their_king) & targets;
-        }
         while !board81_is_empty(targets) {
             let to = board81_first(targets);
             targets = board81_without_first(targets);
-            let child = shogi_make_move(position, SHOGI_NO_SQUARE, to, kind, false);
-            if (checked && shogi_in_check(child, us)) || (board81_contains(front, to) && pawn_drop_mates(position, to)) {
-                continue;
+            if drop_is_legal(position, kind, to, checked) {
+                emit(shogi_make_move(position, SHOGI_NO_SQUARE, to, kind, false));
             }
-            emit(child);
         }
     }
 }
