@@ -242,3 +242,13 @@ fn the_kogge_stone_fill_equals_the_ray_tables() {
         }
     }
 }
+
+/// The largest move number an SFEN can hold still plays on (it stops counting).
+#[test]
+fn the_largest_move_number_plays_on() {
+    let position =
+        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 4294967295").unwrap();
+    assert_eq!(gpu_movegen::shogi::perft::perft(&position, 2), 900);
+    let child = position.make_move(position.legal_moves()[0]);
+    assert!(child.to_sfen().ends_with(" 4294967295"), "{}", child.to_sfen());
+}

@@ -282,7 +282,7 @@ impl Position {
             }
         }
         next.side_to_move = !us;
-        next.move_number += 1;
+        next.move_number = next.move_number.saturating_add(1);
         next
     }
 
