@@ -179,6 +179,22 @@ pub fn in_check(position: &Position, color: Color) -> bool {
     position.king(color).is_some_and(|king| !attackers_to(position, king, !color, position.occupied()).is_empty())
 }
 
+/// Whether `piece` of `color` moving from `from` to `to` may be played
+/// promoting (`promote`) or not: promotion needs a promotable kind and the
+/// promotion zone at either end; declining it needs the piece to keep a move
+/// (a pawn or lance short of the last rank, a knight of the last two).
+fn promotion_choice_allowed(piece: Piece, color: Color, from: u8, to: u8, promote: bool) -> bool {
+    if promote {
+        let zone = dead_zone(color, 3);
+        return piece.promoted().is_some() && (zone.contains(from) || zone.contains(to));
+    }
+    match piece {
+        Piece::Pawn | Piece::Lance => !dead_zone(color, 1).contains(to),
+        Piece::Knight => !dead_zone(color, 2).contains(to),
+        _ => true,
+    }
+}
+
 /// The last `ranks` ranks seen from `color` (where its pieces promote when `ranks` is 3).
 pub fn dead_zone(color: Color, ranks: u8) -> Bitboard {
     let mut zone = Bitboard::EMPTY;
@@ -390,16 +406,9 @@ impl Position {
     /// to check that the king stays safe.
     fn board_moves(&self, from: u8, piece: Piece, test: bool, visit: &mut dyn FnMut(Move)) {
         let us = self.side_to_move;
-        let zone = dead_zone(us, 3);
         for to in attacks(piece, us, from, self.occupied()) & !self.colored(us) {
-            let promotable = piece.promoted().is_some() && (zone.contains(from) || zone.contains(to));
-            let must_promote = match piece {
-                Piece::Pawn | Piece::Lance => dead_zone(us, 1).contains(to),
-                Piece::Knight => dead_zone(us, 2).contains(to),
-                _ => false,
-            };
             for promote in [true, false] {
-                if (promote && !promotable) || (!promote && must_promote) {
+                if !promotion_choice_allowed(piece, us, from, to, promote) {
                     continue;
                 }
                 let mv = Move { from: Some(from), to, piece, promote };
@@ -476,7 +485,6 @@ impl Position {
         let checked = !attackers_to(self, king, them, occupied).is_empty();
         let pinned = pinned(self, king, us);
         let discoverers = discoverers(self, their_king, us);
-        let zone = dead_zone(us, 3);
         for piece in Piece::ALL {
             for from in self.pieces_of(us, piece) {
                 let vacated = occupied ^ Bitboard::from_square(from);
@@ -496,13 +504,7 @@ impl Position {
                     };
                     let direct = attacks(placed, them, their_king, vacated);
                     for to in targets & (direct | uncovering) {
-                        let promotable = piece.promoted().is_some() && (zone.contains(from) || zone.contains(to));
-                        let must_promote = match piece {
-                            Piece::Pawn | Piece::Lance => dead_zone(us, 1).contains(to),
-                            Piece::Knight => dead_zone(us, 2).contains(to),
-                            _ => false,
-                        };
-                        if (promote && !promotable) || (!promote && must_promote) {
+                        if !promotion_choice_allowed(piece, us, from, to, promote) {
                             continue;
                         }
                         let mv = Move { from: Some(from), to, piece, promote };
