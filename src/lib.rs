@@ -29,6 +29,7 @@ pub mod error;
 pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod random;
 pub mod shogi;
 
 // Chess, the first game, keeps its short paths at the crate root.

@@ -1,0 +1,90 @@
+// kernels/perft.wgsl — the Go kernels of the breadth-first perft engine.
+//
+// Reads: the engine's bindings (common/perft_engine.wgsl: the arena of
+// packed positions, their roots, the parameters); binding 0, the game's
+// tables, is one unused word for Go. Writes: move counts (`scan_data`),
+// children in the arena, 64-bit totals per root, FAULT_ARENA_OVERFLOW for
+// a child past the arena, FAULT_INVALID_POSITION for a record of another
+// board size. One invocation per arena position,
+// POSITION_WORKGROUP per workgroup: `expand` writes every legal child
+// (lowest bit first) tagged with the root; `count_leaves_fused` plays each
+// legal point and adds the child's legal point count. The engine module
+// brings `count_moves`, `count_leaves` and the scan, which ask
+// `perft_move_count` here: the popcount of the legal-point bitmap.
+
+#import go_board
+#import perft_engine
+
+alias PerftRecord = PackedGoPosition;
+
+@group(0) @binding(0) var<storage, read> go_tables: array<u32>;
+
+// The position in `slot`, with a fault raised when it is of another size.
+fn arena_position(slot: u32) -> GoPosition {
+    if arena[slot].size != GO_SIZE {
+        perft_fault(FAULT_INVALID_POSITION);
+    }
+    return go_unpack(arena[slot]);
+}
+
+fn perft_move_count(slot: u32) -> u32 {
+    let position = arena_position(slot);
+    return go_count(go_legal(position, position.to_move));
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn expand(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return;
+    }
+    let slot = parameters.start + index;
+    let position = arena_position(slot);
+    let color = position.to_move;
+    var legal = go_legal(position, color);
+    var output = child_slot(slot);
+    let root = root_of[slot];
+    while !go_is_empty(legal) {
+        let bit = go_first(legal);
+        legal = go_and_not(legal, go_from_bit(bit));
+        if output >= arrayLength(&arena) {
+            perft_fault(FAULT_ARENA_OVERFLOW);
+            return;
+        }
+        var child = position;
+        go_play(&child, color, bit);
+        arena[output] = go_pack(child);
+        root_of[output] = root;
+        output += 1u;
+    }
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves_fused(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var root = NO_ROOT;
+    var value = 0u;
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        root = root_of[slot];
+        let position = arena_position(slot);
+        let color = position.to_move;
+        var legal = go_legal(position, color);
+        while !go_is_empty(legal) {
+            let bit = go_first(legal);
+            legal = go_and_not(legal, go_from_bit(bit));
+            var child = position;
+            go_play(&child, color, bit);
+            value += go_count(go_legal(child, child.to_move));
+        }
+    }
+    accumulate_by_root(local, root, value);
+}

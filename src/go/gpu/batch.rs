@@ -1,0 +1,87 @@
+//! The one dispatch path of the Go batch kernels (legal points, playouts):
+//! kernels built per board size on first use, positions uploaded, one
+//! invocation per output record, records read back.
+
+use std::collections::HashMap;
+
+use bytemuck::Pod;
+
+use super::layout::{GoBatchParameters, PackedGoPosition};
+use super::shaders;
+use crate::gpu::reflect::{Kernels, reflect};
+use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
+use crate::gpu::{GpuContext, GpuError};
+
+/// Invocations per dispatch: 65,535 workgroups of 64 stay within every device's limit.
+pub const INVOCATIONS_PER_DISPATCH: u32 = 65_535 * shaders::GO_WORKGROUP;
+
+/// The kernels of one Go module, per board size.
+pub(crate) struct GoBatch {
+    context: GpuContext,
+    module: &'static str,
+    kernels: HashMap<u32, Kernels>,
+}
+
+impl GoBatch {
+    pub fn new(context: &GpuContext, module: &'static str) -> GoBatch {
+        GoBatch { context: context.clone(), module, kernels: HashMap::new() }
+    }
+
+    pub fn context(&self) -> &GpuContext {
+        &self.context
+    }
+
+    /// Builds the kernels for `size` now (they are otherwise built on first use).
+    pub fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
+        if !self.kernels.contains_key(&size) {
+            if !(2..=crate::go::MAX_SIZE).contains(&size) {
+                return Err(GpuError::Limits(format!("no Go kernels for a {size}x{size} board (2 to 19)")));
+            }
+            let shader = reflect(shaders::compose(self.module, size, &[])?)?;
+            let kernels = self.context.scoped(|| shader.kernels(&self.context.device, self.module))?;
+            self.kernels.insert(size, kernels);
+        }
+        Ok(())
+    }
+
+    /// Runs the dispatches of `entry_points` in order, each of
+    /// `parameters.count` invocations (at most [`INVOCATIONS_PER_DISPATCH`]),
+    /// over `positions`, all of board `size`, in one submission, and reads
+    /// their records back.
+    pub fn run<T: Pod>(
+        &mut self,
+        size: u32,
+        entry_points: &[&str],
+        positions: &[PackedGoPosition],
+        parameters: GoBatchParameters,
+    ) -> Result<Vec<T>, GpuError> {
+        self.prepare(size)?;
+        let context = self.context.clone();
+        let kernels = &self.kernels[&size];
+        context.scoped(|| -> Result<Vec<T>, GpuError> {
+            use wgpu::BufferUsages as Usage;
+            let device = &context.device;
+            let output_size = (parameters.count as usize * size_of::<T>()).max(4) as u64;
+            let uploaded = buffer_with(device, "go positions", positions, Usage::STORAGE);
+            let output = buffer(device, "go records", output_size, Usage::STORAGE | Usage::COPY_SRC);
+            let uniform = buffer_with(device, "go parameters", &[parameters], Usage::UNIFORM);
+            let group =
+                bind_group(device, self.module, &kernels.layout, &[(1, &uploaded), (2, &output), (4, &uniform)]);
+            let mut encoder = device.create_command_encoder(&Default::default());
+            for entry_point in entry_points {
+                let workgroup = kernels.workgroup_size(entry_point);
+                record_dispatch(
+                    &mut encoder,
+                    kernels.pipeline(entry_point),
+                    &group,
+                    &[],
+                    parameters.count,
+                    workgroup,
+                    65_535,
+                );
+            }
+            context.queue.submit([encoder.finish()]);
+            read_buffer(&context, &output, 0, output_size)
+        })?
+    }
+}

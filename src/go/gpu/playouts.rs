@@ -1,0 +1,86 @@
+//! Batched Go playouts on the GPU, one invocation per playout
+//! (shaders/go/kernels/playouts.wgsl); each ends exactly as the CPU's
+//! playout with the same seed and stream.
+
+use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
+use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
+use super::shaders::GO_PLAYOUT_STEPS;
+use crate::go::gtp::PlayoutRunner;
+use crate::go::playout::move_cap;
+use crate::go::{PlayoutResult, Position};
+use crate::gpu::{GpuContext, GpuError};
+
+/// The GPU playout runner.
+pub struct GpuPlayouts {
+    batch: GoBatch,
+}
+
+impl GpuPlayouts {
+    pub fn new(context: &GpuContext) -> GpuPlayouts {
+        GpuPlayouts { batch: GoBatch::new(context, "go_playouts") }
+    }
+
+    /// The adapter's description.
+    pub fn adapter(&self) -> String {
+        self.batch.context().adapter_description()
+    }
+
+    /// `per_position` playouts from each position (all of one size), playout
+    /// `i` of the batch seeded with stream `first_stream + i` of `seed`.
+    pub fn playouts(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<PlayoutResult>, GpuError> {
+        let Some(first) = positions.first() else {
+            return Ok(Vec::new());
+        };
+        let size = first.size();
+        if positions.iter().any(|position| position.size() != size) {
+            return Err(GpuError::Limits("one playout batch holds one board size".into()));
+        }
+        if per_position == 0 {
+            return Ok(Vec::new());
+        }
+        // One start, then enough steps for the move cap.
+        let steps = move_cap(size).div_ceil(GO_PLAYOUT_STEPS) as usize;
+        let mut entry_points = vec!["playout_start"];
+        entry_points.extend(std::iter::repeat_n("playout_steps", steps));
+        // Whole positions per dispatch, so each dispatch's streams continue the last.
+        let positions_per_dispatch = (INVOCATIONS_PER_DISPATCH / per_position).max(1) as usize;
+        let mut results = Vec::with_capacity(positions.len() * per_position as usize);
+        for (index, chunk) in positions.chunks(positions_per_dispatch).enumerate() {
+            let count = u32::try_from(chunk.len() as u64 * u64::from(per_position))
+                .ok()
+                .filter(|count| *count <= INVOCATIONS_PER_DISPATCH)
+                .ok_or_else(|| {
+                    GpuError::Limits(format!("{per_position} playouts per position is too many for one dispatch"))
+                })?;
+            let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
+            let stream = first_stream.wrapping_add((index * positions_per_dispatch) as u32 * per_position);
+            let parameters = GoBatchParameters { count, per_position, seed, first_stream: stream };
+            let states: Vec<GoPlayoutState> = self.batch.run(size, &entry_points, &packed, parameters)?;
+            if states.iter().any(|state| state.passes < 2 && state.moves < move_cap(size)) {
+                return Err(GpuError::ShaderFault("a playout had not ended after the last step".into()));
+            }
+            results.extend(
+                states.iter().map(|state| PlayoutResult { area_difference: state.area_difference, moves: state.moves }),
+            );
+        }
+        Ok(results)
+    }
+}
+
+impl PlayoutRunner for GpuPlayouts {
+    fn run(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<PlayoutResult>, String> {
+        self.playouts(positions, per_position, seed, first_stream).map_err(|error| error.to_string())
+    }
+}

@@ -1,0 +1,144 @@
+//! Go on the GPU against the CPU reference and the published counts: the
+//! record's layout, legal-point and playout bitmaps on thousands of random
+//! positions of every size, perft (with small arenas that force the engine
+//! to split levels), and playouts identical to the CPU twin's.
+
+mod common;
+
+use common::gpu::context;
+use gpu_movegen::go::Position;
+use gpu_movegen::go::gpu::layout::PackedGoPosition;
+use gpu_movegen::go::gpu::{
+    BoardSize, GoGpuPerft, GoMoveGenerator, GoPerftOptions, GoPositionMoves, GpuPlayouts, shaders,
+};
+use gpu_movegen::go::perft::perft;
+use gpu_movegen::go::playout::{playouts, random_positions};
+use gpu_movegen::gpu::GpuError;
+
+#[test]
+fn every_size_composes_and_the_record_matches_its_rust_twin() {
+    for size in 2..=19 {
+        for root in ["go_perft", "go_legal", "go_playouts"] {
+            let source = shaders::compose(root, size, &[]).unwrap();
+            let module = naga::front::wgsl::parse_str(&source)
+                .unwrap_or_else(|error| panic!("{size} {root}: {}", error.emit_to_string(&source)));
+            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+                .validate(&module)
+                .unwrap_or_else(|error| panic!("{size} {root}: {error:?}"));
+            let (_, ty) = module.types.iter().find(|(_, ty)| ty.name.as_deref() == Some("PackedGoPosition")).unwrap();
+            let naga::TypeInner::Struct { members, span } = &ty.inner else { panic!("not a struct") };
+            assert_eq!(*span as usize, size_of::<PackedGoPosition>());
+            let offsets: Vec<u32> = members.iter().map(|member| member.offset).collect();
+            use std::mem::offset_of;
+            let expected = [
+                offset_of!(PackedGoPosition, black),
+                offset_of!(PackedGoPosition, white),
+                offset_of!(PackedGoPosition, ko),
+                offset_of!(PackedGoPosition, to_move),
+                offset_of!(PackedGoPosition, size),
+                offset_of!(PackedGoPosition, reserved),
+            ];
+            assert_eq!(offsets, expected.map(|offset| offset as u32));
+        }
+    }
+}
+
+#[test]
+fn every_go_module_opens_with_what_it_reads_and_writes() {
+    for module in shaders::GO_MODULES {
+        let file = module.path.split_once('/').expect("folder/file").1;
+        let header = module.source.lines().take_while(|line| line.starts_with("//")).collect::<Vec<_>>().join("\n");
+        assert!(header.starts_with(&format!("// {file} ")), "{} must open with its name", module.path);
+        assert!(header.contains("Reads:") && header.contains("Writes:"), "{}", module.path);
+    }
+}
+
+#[test]
+fn gpu_bitmaps_equal_the_cpu_on_random_positions() {
+    let mut generator = GoMoveGenerator::new(&context());
+    for (size, count) in [(5, 500), (9, 2_000), (13, 1_000), (19, 1_000)] {
+        let positions = random_positions(size, count, u64::from(size)).unwrap();
+        let gpu = generator.generate(&positions).unwrap();
+        assert_eq!(gpu.len(), positions.len());
+        let mut with_eyes = 0;
+        for (position, moves) in positions.iter().zip(&gpu) {
+            let cpu = GoPositionMoves::from_cpu(position);
+            assert_eq!(*moves, cpu, "{size}x{size}:\n{}", position.diagram());
+            with_eyes += usize::from(cpu.legal != cpu.playout);
+        }
+        assert!(with_eyes > 0, "{size}x{size}: no position had an eye to leave out");
+    }
+    let mixed = [Position::new(9).unwrap(), Position::new(13).unwrap()];
+    assert!(matches!(generator.generate(&mixed), Err(GpuError::Limits(_))));
+}
+
+#[test]
+fn gpu_perft_matches_the_published_counts() {
+    let context = context();
+    for (size, depth, expected) in
+        [(5, 4, 303_424), (7, 3, 110_544), (9, 3, 511_920), (13, 2, 28_392), (19, 2, 129_960)]
+    {
+        let options = GoPerftOptions { variant: BoardSize(size), ..Default::default() };
+        let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
+        let empty = Position::new(size).unwrap();
+        assert_eq!(gpu.perft(&[empty], depth, &mut |_| {}).unwrap(), [expected], "{size}x{size} perft({depth})");
+    }
+}
+
+#[test]
+fn gpu_perft_equals_the_cpu_on_random_positions_in_both_leaf_shapes() {
+    let context = context();
+    let positions: Vec<Position> = random_positions(7, 400, 11).unwrap().into_iter().step_by(4).collect();
+    let cpu: Vec<u64> = positions.iter().map(|position| perft(position, 3)).collect();
+    for fused_leaves in [true, false] {
+        let options = GoPerftOptions { variant: BoardSize(7), fused_leaves, ..Default::default() };
+        let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
+        assert_eq!(gpu.perft(&positions, 3, &mut |_| {}).unwrap(), cpu, "fused leaves {fused_leaves}");
+    }
+}
+
+#[test]
+fn small_arenas_stay_exact() {
+    let context = context();
+    let empty = Position::new(5).unwrap();
+    // No 5x5 position has more than 25 moves, so the engine may keep room for 25 per level.
+    for arena in [400, 500] {
+        let options = GoPerftOptions {
+            variant: BoardSize(5),
+            arena_positions: Some(arena),
+            reserve_moves: Some(25),
+            ..Default::default()
+        };
+        let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
+        assert_eq!(gpu.perft(&[empty], 4, &mut |_| {}).unwrap(), [303_424], "arena {arena}");
+        assert!(gpu.statistics().split_levels > 0, "{arena}: {:?}", gpu.statistics());
+    }
+}
+
+#[test]
+fn a_position_of_another_size_is_a_fault_not_a_count() {
+    let options = GoPerftOptions { variant: BoardSize(9), ..Default::default() };
+    let mut gpu = GoGpuPerft::with_options(&context(), options).unwrap();
+    let error = gpu.perft(&[Position::new(13).unwrap()], 2, &mut |_| {}).unwrap_err();
+    assert!(matches!(error, GpuError::ShaderFault(_)), "{error}");
+}
+
+#[test]
+fn gpu_playouts_equal_the_cpu_twin() {
+    let mut runner = GpuPlayouts::new(&context());
+    for (size, count) in [(5, 256), (9, 512), (13, 64), (19, 32)] {
+        let empty = Position::new(size).unwrap();
+        let gpu = runner.playouts(&[empty], count, 42, 7).unwrap();
+        let cpu = playouts(&empty, count, 42, 7);
+        assert_eq!(gpu, cpu, "{size}x{size} from the empty board");
+    }
+    // From game positions with kos and captures, several positions in one batch.
+    let positions: Vec<Position> = random_positions(9, 300, 5).unwrap().into_iter().step_by(10).collect();
+    let gpu = runner.playouts(&positions, 16, 3, 1_000).unwrap();
+    let cpu: Vec<_> = positions
+        .iter()
+        .enumerate()
+        .flat_map(|(index, position)| playouts(position, 16, 3, 1_000 + 16 * index as u32))
+        .collect();
+    assert_eq!(gpu, cpu);
+}
