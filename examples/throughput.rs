@@ -14,11 +14,16 @@
 //! start position and Kiwipete at several depths. With `--budget-seconds` the
 //! start position goes as deep as the budget allows.
 //!
+//! `go`: Go legal-point bitmaps and random playouts per second on 9×9 and
+//! 19×19, GPU against the CPU on one thread and on all threads; the GPU's
+//! bitmaps and playouts are checked against the CPU's before they count.
+//!
 //! Every section prints a table; `--json FILE` writes the same figures and
 //! `--plot FILE` draws them (SVG).
 //!
 //! ```text
 //! cargo run --release --example throughput -- cpu --rounds 5
+//! cargo run --release --example throughput -- go
 //! cargo run --release --example throughput -- movegen --max-batch 1000000 --json movegen.json --plot movegen.svg
 //! cargo run --release --example throughput -- perft --start-depths 4,5,6 --kiwipete-depths 3,4,5
 //! ```
@@ -51,6 +56,18 @@ struct Arguments {
 
 #[derive(Subcommand)]
 enum Section {
+    /// Go: legal-point bitmaps and playouts per second, GPU against the CPU.
+    Go {
+        /// Random game positions per bitmap measurement.
+        #[arg(long, default_value_t = 20_000)]
+        positions: usize,
+        /// CPU playouts per board size (the 19x19 count is a tenth of it).
+        #[arg(long, default_value_t = 100_000)]
+        playouts: u32,
+        /// GPU playouts per board size (the 19x19 count is a tenth of it).
+        #[arg(long, default_value_t = 4_096)]
+        gpu_playouts: u32,
+    },
     /// Shogi CPU perft against shunsai, one thread each, alternating rounds.
     Shogi {
         /// Timed rounds per measurement (the median is reported).
@@ -240,10 +257,10 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     nodes
 }
 
-fn seconds(run: impl FnOnce() -> u64) -> (u64, f64) {
+fn seconds<T>(run: impl FnOnce() -> T) -> (T, f64) {
     let started = Instant::now();
-    let nodes = run();
-    (nodes, started.elapsed().as_secs_f64())
+    let value = run();
+    (value, started.elapsed().as_secs_f64())
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -391,6 +408,121 @@ fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
             checked: Some("shunsai"),
         })
         .collect()
+}
+
+fn go_row(engine: String, workload: &str, size: u32, amount: f64, seconds: f64, checked: Option<&'static str>) -> Row {
+    Row {
+        section: "go",
+        engine,
+        workload: workload.to_owned(),
+        size: u64::from(size),
+        rate: amount / seconds,
+        amount,
+        seconds,
+        upload_ms: None,
+        dispatch_ms: None,
+        gpu_ms: None,
+        readback_ms: None,
+        checked,
+    }
+}
+
+fn go_section(position_count: usize, playout_count: u32, gpu_playout_count: u32) -> (Option<String>, Vec<Row>) {
+    use gpu_movegen::go::bitmap::Geometry;
+    use gpu_movegen::go::board::Board;
+    use gpu_movegen::go::chains::{Chains, fast_playout};
+    use gpu_movegen::go::gpu::{GoMoveGenerator, GoPositionMoves, GpuPlayouts};
+    use gpu_movegen::go::playout::{playouts, random_positions};
+    use gpu_movegen::random::ShaderRandom;
+
+    let context = GpuContext::new().ok();
+    let adapter = context.as_ref().map(GpuContext::adapter_description);
+    let threads = rayon::current_num_threads();
+    let mut rows = Vec::new();
+    println!("Go, per second (GPU: {})", adapter.as_deref().unwrap_or("none"));
+    println!(
+        "{:<6} {:<16} {:>16} {:>16} {:>16}",
+        "size",
+        "work",
+        "cpu 1 thread",
+        format!("cpu {threads} threads"),
+        "gpu"
+    );
+    for size in [9u32, 19] {
+        // Legal-point and playout bitmaps of random game positions.
+        let positions = random_positions(size, position_count, u64::from(size)).expect("a supported size");
+        let (expected, one) = seconds(|| positions.iter().map(GoPositionMoves::from_cpu).collect::<Vec<_>>());
+        let (_, all) = seconds(|| positions.par_iter().map(GoPositionMoves::from_cpu).collect::<Vec<_>>());
+        let gpu = context.as_ref().map(|context| {
+            let mut generator = GoMoveGenerator::new(context);
+            generator.generate(&positions[..positions.len().min(64)]).expect("GPU bitmaps");
+            let (moves, time) = seconds(|| generator.generate(&positions).expect("GPU bitmaps"));
+            if moves != expected {
+                eprintln!("go: the GPU's {size}x{size} bitmaps differ from the CPU's");
+                std::process::exit(1);
+            }
+            time
+        });
+        let amount = positions.len() as f64;
+        let rate = |time: f64| format!("{:.0}", amount / time);
+        println!(
+            "{size:<6} {:<16} {:>16} {:>16} {:>16}",
+            "legal bitmaps",
+            rate(one),
+            rate(all),
+            gpu.map_or("-".to_owned(), rate)
+        );
+        rows.push(go_row("cpu 1 thread".into(), "legal bitmaps", size, amount, one, Some("cpu")));
+        rows.push(go_row(format!("cpu {threads} threads"), "legal bitmaps", size, amount, all, Some("cpu")));
+        if let Some(time) = gpu {
+            rows.push(go_row("gpu".into(), "legal bitmaps", size, amount, time, Some("cpu")));
+        }
+        // Playouts from the empty board.
+        let scale = if size == 9 { 1 } else { 10 };
+        let count = playout_count / scale;
+        let empty = gpu_movegen::go::Position::new(size).expect("a supported size");
+        macro_rules! one_thread {
+            ($words:literal) => {{
+                let geometry = Geometry::<$words>::new(size);
+                let mut chains = Chains::default();
+                seconds(|| {
+                    (0..count)
+                        .map(|stream| {
+                            let mut random = ShaderRandom::new(1, stream);
+                            fast_playout(&geometry, Board::EMPTY, &mut chains, &mut random).area_difference
+                        })
+                        .sum::<i32>()
+                })
+                .1
+            }};
+        }
+        let one = if size == 9 { one_thread!(2) } else { one_thread!(6) };
+        let (_, all) = seconds(|| playouts(&empty, count, 1, 0));
+        let gpu_count = gpu_playout_count / scale;
+        let gpu = context.as_ref().map(|context| {
+            let mut runner = GpuPlayouts::new(context);
+            runner.playouts(&[empty], 64, 2, 0).expect("GPU playouts");
+            let (results, time) = seconds(|| runner.playouts(&[empty], gpu_count, 2, 0).expect("GPU playouts"));
+            if results != playouts(&empty, gpu_count, 2, 0) {
+                eprintln!("go: the GPU's {size}x{size} playouts differ from the CPU twin's");
+                std::process::exit(1);
+            }
+            time
+        });
+        println!(
+            "{size:<6} {:<16} {:>16.0} {:>16.0} {:>16}",
+            "playouts",
+            f64::from(count) / one,
+            f64::from(count) / all,
+            gpu.map_or("-".to_owned(), |time| format!("{:.0}", f64::from(gpu_count) / time))
+        );
+        rows.push(go_row("cpu 1 thread".into(), "playouts", size, f64::from(count), one, None));
+        rows.push(go_row(format!("cpu {threads} threads"), "playouts", size, f64::from(count), all, None));
+        if let Some(time) = gpu {
+            rows.push(go_row("gpu".into(), "playouts", size, f64::from(gpu_count), time, Some("cpu")));
+        }
+    }
+    (adapter, rows)
 }
 
 fn shakmaty_position(fen: &str) -> shakmaty::Chess {
@@ -909,6 +1041,10 @@ fn main() {
     let (name, adapter, rows) = match &arguments.section {
         Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
         Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
+        Section::Go { positions, playouts, gpu_playouts } => {
+            let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));
+            ("go", adapter, rows)
+        }
         Section::Movegen { max_batch } => {
             let (adapter, rows) = movegen_section(*max_batch.max(&1));
             ("movegen", adapter, rows)

@@ -1,6 +1,6 @@
 //! The `gpu-movegen` command line: chess perft, perft suites, perftree,
-//! verification and adapter information; Shogi perft on the CPU; `go` is
-//! reserved for the game still to come.
+//! verification and adapter information; Shogi perft and checks; Go perft,
+//! playouts and verification, and the GTP engine.
 
 mod cli;
 
@@ -15,7 +15,7 @@ use cli::common::{Backend, ShaderArgs, UsageError};
 #[command(
     name = "gpu-movegen",
     version,
-    about = "Move generation and perft on the GPU (chess; Shogi and Go to come), checked against a CPU reference"
+    about = "Move generation and perft on the GPU for chess, Shogi and Go, checked against a CPU reference"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,14 +44,14 @@ enum Command {
         #[command(flatten)]
         shaders: ShaderArgs,
     },
-    /// Shogi perft on the CPU and checking moves (the GPU kernels and verify are still to come).
+    /// Shogi perft on the GPU or the CPU, verification and checking moves.
     #[command(subcommand)]
     Shogi(cli::shogi::ShogiCommand),
-    /// Go perft, playouts, verification and a GTP engine (not built yet).
-    Go {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        arguments: Vec<String>,
-    },
+    /// Go perft, playouts and verification of the GPU against the CPU.
+    #[command(subcommand)]
+    Go(cli::go::GoCommand),
+    /// A Go engine speaking GTP version 2 on stdin and stdout (for GoGui, Sabaki, GNU Go's twogtp).
+    Gtp(cli::go::GtpArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,10 +70,13 @@ fn main() -> ExitCode {
                 let _ = error.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's first line names the problem; the usage lines after it are noise here.
+            // clap's first paragraph names the problem (a missing argument on
+            // the lines below the first); the usage lines after it are noise here.
             let rendered = error.to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first} (see 'gpu-movegen --help')");
+            let problem: Vec<&str> =
+                rendered.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+            let problem = if problem.is_empty() { "invalid arguments".to_owned() } else { problem.join(" ") };
+            eprintln!("{problem} (see 'gpu-movegen --help')");
             return ExitCode::from(2);
         }
     };
@@ -85,7 +88,8 @@ fn main() -> ExitCode {
             cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, shaders)
         }
         Command::Shogi(command) => cli::shogi::run(command),
-        Command::Go { arguments } => Err(cli::unbuilt::not_built("go", &arguments)),
+        Command::Go(command) => cli::go::run(command),
+        Command::Gtp(arguments) => cli::go::run_gtp(arguments),
     };
     match outcome {
         Ok(code) => code,

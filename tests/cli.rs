@@ -340,15 +340,166 @@ fn successful_runs_print_no_error_lines() {
 }
 
 #[test]
-fn go_says_it_is_not_built_yet() {
-    for (words, arguments) in [("go is not built yet", &["go", "gtp"][..]), ("go is not built yet", &["go"])] {
+fn go_perft_counts_on_both_backends_and_divides() {
+    for backend in ["cpu", "gpu"] {
+        let output = run(&["go", "perft", "--size", "5", "--depth", "3", "--backend", backend, "--quiet"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 13800"), "{backend}");
+    }
+    let output = run(&["go", "perft", "--size", "7", "--depth", "2", "--divide", "--moves", "B D4 W C3", "--quiet"]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    let total: u64 = lines
+        .iter()
+        .filter_map(|line| line.split_once(": "))
+        .filter(|(key, _)| *key != "Nodes searched")
+        .map(|(_, count)| count.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(lines.last().copied(), Some(format!("Nodes searched: {total}").as_str()));
+    assert_eq!(lines.iter().filter(|line| line.contains(": ")).count(), 47 + 1, "47 legal points, then the total");
+}
+
+#[test]
+fn go_playouts_print_the_same_on_the_gpu_and_the_cpu() {
+    let arguments = ["go", "playouts", "--size", "9", "--moves", "B E5 W C3", "--playouts", "300", "--seed", "11"];
+    let cpu = run(&[&arguments[..], &["--backend", "cpu"]].concat());
+    let gpu = run(&[&arguments[..], &["--backend", "gpu"]].concat());
+    assert!(cpu.status.success() && gpu.status.success(), "{} {}", stderr(&cpu), stderr(&gpu));
+    assert_eq!(stdout(&cpu), stdout(&gpu));
+    let text = stdout(&cpu);
+    let wins: u32 = text
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix("Black wins: ")
+                .or_else(|| line.strip_prefix("White wins: "))
+                .or_else(|| line.strip_prefix("Draws: "))
+        })
+        .map(|count| count.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(wins, 300, "{text}");
+}
+
+#[test]
+fn go_verify_ends_with_passed_and_failed() {
+    let output = run(&["go", "verify", "--random", "150", "--seed", "4", "--size", "9"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("150 passed, 0 failed"));
+}
+
+#[test]
+fn go_bad_input_is_one_line_with_exit_code_two() {
+    let missing = std::env::temp_dir().join("gpu-movegen-no-such-file.sgf");
+    let missing = missing.to_str().unwrap();
+    for (arguments, words) in [
+        (&["go", "perft", "--size", "20"][..], "--size: board size 20"),
+        (&["go", "perft", "--moves", "B E5 W E5"], "E5 is occupied"),
+        (&["go", "perft", "--moves", "B E5 W"], "no vertex after it"),
+        (&["go", "perft", "--moves", "Q E5"], "not a colour"),
+        (&["go", "perft", "--moves", "B Z5"], "not a vertex"),
+        (&["go", "perft", "--sgf", missing], "gpu-movegen-no-such-file.sgf"),
+        (&["go", "playouts", "--playouts", "10"], "--seed"),
+        (&["go", "perft", "--depth", "0", "--divide"], "--divide needs --depth 1"),
+        (&["gtp", "--time=-1"], "not a number of seconds"),
+    ] {
         let output = run(arguments);
-        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", stderr(&output));
         let message = stderr(&output);
         assert!(message.contains(words), "{arguments:?}: {message}");
-        assert_eq!(message.lines().count(), 1, "{message}");
-        assert!(stdout(&output).is_empty());
+        assert_eq!(message.lines().filter(|line| line.starts_with("error")).count(), 1, "{message}");
     }
+}
+
+/// Runs the GTP engine over stdin and stdout, as GoGui and Sabaki drive it,
+/// and returns its replies, each without its blank line.
+fn gtp_session(commands: &[&str]) -> Vec<String> {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
+        .args(["gtp", "--backend", "cpu", "--playouts", "300"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    for command in commands {
+        writeln!(input, "{command}").unwrap();
+    }
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.ends_with("\n\n"), "every reply ends with a blank line: {text:?}");
+    text.trim_end().split("\n\n").map(str::to_owned).collect()
+}
+
+#[test]
+fn gtp_answers_a_front_end_session() {
+    // What GoGui sends when it attaches an engine and starts a game, then moves.
+    let replies = gtp_session(&[
+        "protocol_version",
+        "name",
+        "version",
+        "list_commands",
+        "boardsize 9",
+        "clear_board",
+        "komi 6.5",
+        "play b E5",
+        "genmove w",
+        "showboard",
+        "1 list_stones black",
+        "2 final_score",
+        "quit",
+    ]);
+    assert_eq!(replies.len(), 13, "{replies:?}");
+    assert_eq!(replies[0], "= 2");
+    assert_eq!(replies[1], "= gpu-movegen");
+    assert!(replies[3].starts_with("= protocol_version\n") && replies[3].contains("\nall_legal\n"), "{}", replies[3]);
+    for reply in &replies[4..8] {
+        assert_eq!(reply, "=");
+    }
+    let vertex = replies[8].strip_prefix("= ").expect("genmove answers a vertex");
+    assert!(vertex != "E5" && vertex.len() >= 2, "{vertex}");
+    assert!(replies[9].contains(" X "), "{}", replies[9]);
+    assert_eq!(replies[10], "=1 E5");
+    assert!(replies[11].starts_with("=2 "), "{}", replies[11]);
+    assert_eq!(replies[12], "=");
+}
+
+#[test]
+fn gtp_refuses_bad_commands_and_keeps_its_state() {
+    let replies = gtp_session(&[
+        "boardsize 9",
+        "play b e5",
+        "play w e5",
+        "play black j10",
+        "play purple d4",
+        "play b",
+        "boardsize 40",
+        "komi many",
+        "frobnicate",
+        "countlib a1",
+        "undo",
+        "undo",
+        "undo",
+        "list_stones b",
+        "play w a1",
+        "list_stones w",
+        "is_legal b a1",
+        "captures w",
+    ]);
+    assert_eq!(replies[0], "=");
+    assert_eq!(replies[1], "=");
+    for (index, reply) in replies[2..10].iter().enumerate() {
+        assert!(reply.starts_with("? "), "command {}: {reply}", index + 2);
+    }
+    assert_eq!(replies[10], "=");
+    assert_eq!(replies[11], "? cannot undo");
+    assert_eq!(replies[12], "? cannot undo");
+    assert_eq!(replies[13], "=", "the board is empty after undo");
+    assert_eq!(replies[14], "=");
+    assert_eq!(replies[15], "= A1");
+    assert_eq!(replies[16], "= 0");
+    assert_eq!(replies[17], "= 0");
 }
 
 #[test]

@@ -200,7 +200,7 @@ fn sgf_main_line_setup_and_komi() {
 fn the_fast_playout_plays_the_bitmap_playout() {
     use gpu_movegen::go::bitmap::{Geometry, words_for};
     use gpu_movegen::go::board::Board;
-    use gpu_movegen::go::chains::fast_playout;
+    use gpu_movegen::go::chains::{Chains, fast_playout};
     use gpu_movegen::go::playout::playout;
     use gpu_movegen::random::ShaderRandom;
 
@@ -219,10 +219,11 @@ fn the_fast_playout_plays_the_bitmap_playout() {
                 to_move: position.to_move(),
             }
         }));
+        let mut chains = Chains::default();
         for (index, start) in starts.iter().enumerate() {
             for stream in 0..20 {
                 let reference = playout(&geometry, *start, &mut ShaderRandom::new(1, stream));
-                let fast = fast_playout(&geometry, *start, &mut ShaderRandom::new(1, stream));
+                let fast = fast_playout(&geometry, *start, &mut chains, &mut ShaderRandom::new(1, stream));
                 assert_eq!(fast, reference, "{size}x{size}, start {index}, stream {stream}");
             }
         }

@@ -86,8 +86,9 @@ fn gpu_perft_matches_the_published_counts() {
 }
 
 #[test]
-fn gpu_perft_equals_the_cpu_on_random_positions_in_both_leaf_shapes() {
+fn gpu_perft_equals_the_cpu_on_random_positions() {
     let context = context();
+    // Asking for the fused shape changes nothing: Go always stores the last level.
     let positions: Vec<Position> = random_positions(7, 400, 11).unwrap().into_iter().step_by(4).collect();
     let cpu: Vec<u64> = positions.iter().map(|position| perft(position, 3)).collect();
     for fused_leaves in [true, false] {
@@ -95,6 +96,16 @@ fn gpu_perft_equals_the_cpu_on_random_positions_in_both_leaf_shapes() {
         let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
         assert_eq!(gpu.perft(&positions, 3, &mut |_| {}).unwrap(), cpu, "fused leaves {fused_leaves}");
     }
+}
+
+#[test]
+fn a_batch_of_large_positions_counts_as_on_the_cpu() {
+    // 300 19x19 positions at depth 2 in one batch: one invocation per child,
+    // never one playing all 361 points (see GoGame::FUSED_LEAVES).
+    let positions = random_positions(19, 300, 1).unwrap();
+    let cpu: Vec<u64> = positions.iter().map(|position| perft(position, 2)).collect();
+    let mut gpu = GoGpuPerft::with_options(&context(), GoPerftOptions::default()).unwrap();
+    assert_eq!(gpu.perft(&positions, 2, &mut |_| {}).unwrap(), cpu);
 }
 
 #[test]

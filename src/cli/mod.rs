@@ -1,8 +1,8 @@
-//! The command line's parts: what every command shares, the chess and
-//! Shogi commands, adapter information, and the game still to come.
+//! The command line's parts: what every command shares, the chess, Shogi
+//! and Go commands (Go's GTP engine included), and adapter information.
 
 pub mod chess;
 pub mod common;
+pub mod go;
 pub mod info;
 pub mod shogi;
-pub mod unbuilt;

@@ -57,11 +57,14 @@ impl<const W: usize> Bitmap<W> {
     /// The lowest set bit, if any.
     #[inline(always)]
     pub fn first(self) -> Option<usize> {
-        self.0
-            .iter()
-            .enumerate()
-            .find(|(_, word)| **word != 0)
-            .map(|(index, word)| index * 64 + word.trailing_zeros() as usize)
+        let mut index = 0;
+        while index < W {
+            if self.0[index] != 0 {
+                return Some(index * 64 + self.0[index].trailing_zeros() as usize);
+            }
+            index += 1;
+        }
+        None
     }
 
     /// The `rank`-th set bit counted from the lowest (0-based); `None` when
@@ -108,21 +111,40 @@ impl<const W: usize> Bitmap<W> {
 }
 
 /// The position of the `rank`-th set bit of `word` (which has more than
-/// `rank` set bits), by halving: the same steps as the WGSL twin.
+/// `rank` set bits): halving down to a byte without branches (which half
+/// holds the bit is a coin toss), then a table for the byte.
 #[inline(always)]
 fn select_in_word(word: u64, mut rank: u32) -> u32 {
     let mut word = word;
     let mut position = 0;
-    for width in [32u32, 16, 8, 4, 2, 1] {
+    for width in [32u32, 16, 8] {
         let low = (word & ((1u64 << width) - 1)).count_ones();
-        // Without branches: which half holds the bit is a coin toss.
         let upper = u32::from(rank >= low);
         rank -= low * upper;
         word >>= width * upper;
         position += width * upper;
     }
-    position
+    position + u32::from(SELECT_IN_BYTE[(word & 0xff) as usize][rank as usize & 7])
 }
+
+/// `SELECT_IN_BYTE[byte][rank]`: the position of the `rank`-th set bit of `byte`.
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut rank = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 impl<const W: usize> BitAnd for Bitmap<W> {
     type Output = Bitmap<W>;

@@ -98,15 +98,25 @@ impl<const W: usize> Board<W> {
     /// the four diagonals are friendly stones, counting a virtual friendly
     /// stone beyond each corner of the board, which makes the rule "all
     /// diagonals" on an edge and the one inner diagonal in a corner.
+    #[inline(always)]
     pub fn eyes(&self, geometry: &Geometry<W>, color: Color) -> Bitmap<W> {
+        self.eyes_among(geometry, color, self.empty_points(geometry))
+    }
+
+    /// [`Board::eyes`] with the empty points already at hand.
+    #[inline(always)]
+    pub fn eyes_among(&self, geometry: &Geometry<W>, color: Color, empty: Bitmap<W>) -> Bitmap<W> {
         let own = self.stones[color.index()];
         let size = geometry.size;
         let line = geometry.line;
-        let eyelike = self.empty_points(geometry)
+        let eyelike = empty
             & (own.shifted_up(line) | geometry.bottom_row)
             & (own.shifted_down(line) | geometry.top_row)
             & (own.shifted_up(1) | geometry.left_column)
             & (own.shifted_down(1) | geometry.right_column);
+        if eyelike.is_empty() {
+            return eyelike;
+        }
         // A friendly stone up-left, up-right, down-left, down-right of each point.
         let up_left = own.shifted_down(size) | geometry.corners[2];
         let up_right = own.shifted_down(size + 2) | geometry.corners[3];

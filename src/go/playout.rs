@@ -81,9 +81,9 @@ pub fn playouts(position: &super::Position, count: u32, seed: u32, first_stream:
         (0..count)
             .into_par_iter()
             .with_min_len(64)
-            .map(|index| {
+            .map_init(super::chains::Chains::default, |chains, index| {
                 let mut random = ShaderRandom::new(seed, first_stream.wrapping_add(index));
-                super::chains::fast_playout(&geometry, board, &mut random)
+                super::chains::fast_playout(&geometry, board, chains, &mut random)
             })
             .collect()
     })

@@ -7,10 +7,11 @@
 // a child past the arena, FAULT_INVALID_POSITION for a record of another
 // board size. One invocation per arena position,
 // POSITION_WORKGROUP per workgroup: `expand` writes every legal child
-// (lowest bit first) tagged with the root; `count_leaves_fused` plays each
-// legal point and adds the child's legal point count. The engine module
-// brings `count_moves`, `count_leaves` and the scan, which ask
-// `perft_move_count` here: the popcount of the legal-point bitmap.
+// (lowest bit first) tagged with the root. The engine module brings
+// `count_moves`, `count_leaves` and the scan, which ask `perft_move_count`
+// here: the popcount of the legal-point bitmap. There is no fused kernel for
+// the last two plies (see GoGame::FUSED_LEAVES): the last level is stored
+// and counted, one child per invocation.
 
 #import go_board
 #import perft_engine
@@ -61,30 +62,4 @@ fn expand(
         root_of[output] = root;
         output += 1u;
     }
-}
-
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var value = 0u;
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        root = root_of[slot];
-        let position = arena_position(slot);
-        let color = position.to_move;
-        var legal = go_legal(position, color);
-        while !go_is_empty(legal) {
-            let bit = go_first(legal);
-            legal = go_and_not(legal, go_from_bit(bit));
-            var child = position;
-            go_play(&child, color, bit);
-            value += go_count(go_legal(child, child.to_move));
-        }
-    }
-    accumulate_by_root(local, root, value);
 }

@@ -1,0 +1,341 @@
+//! `gpu-movegen go ...` and `gpu-movegen gtp`: Go perft and playouts on the
+//! GPU or the CPU, verification of the GPU against the CPU, and the GTP
+//! engine for GoGui, Sabaki and other front ends.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Subcommand;
+use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoMoveGenerator, GoPerftOptions, GoPositionMoves, GpuPlayouts};
+use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, PlayoutRunner, SearchSettings};
+use gpu_movegen::go::perft::{divide, perft_parallel};
+use gpu_movegen::go::playout::{playouts, random_positions};
+use gpu_movegen::go::sgf::read_sgf;
+use gpu_movegen::go::{Move, Point, Position};
+use gpu_movegen::gpu::GpuContext;
+
+use super::common::{Backend, Progress, UsageError, open_backend};
+
+#[derive(Subcommand)]
+pub enum GoCommand {
+    /// Count the sequences of board-point moves (passes are not counted) to a depth.
+    Perft(GoPerftArgs),
+    /// Random playouts from a position: win counts and the mean score.
+    Playouts(GoPlayoutArgs),
+    /// Compare the GPU's legal-point and playout bitmaps, perft and playouts with the CPU on random positions.
+    Verify {
+        /// Positions from seeded random games.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        random: u64,
+        /// Seed of the random games.
+        #[arg(long, value_name = "S")]
+        seed: u64,
+        /// Board size (2 to 19).
+        #[arg(long, default_value_t = 9)]
+        size: u32,
+    },
+}
+
+/// Where the position comes from.
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    /// Board size, 2 to 19 (ignored with --sgf, which has its own).
+    #[arg(long, default_value_t = 9)]
+    size: u32,
+    /// Moves from the empty board: colour and GTP vertex pairs such as "B E5 W D4 B pass".
+    #[arg(long, conflicts_with = "sgf")]
+    moves: Option<String>,
+    /// An SGF file: its main line, with setup stones, PL, SZ and KM.
+    #[arg(long, value_name = "FILE")]
+    sgf: Option<std::path::PathBuf>,
+}
+
+impl PositionArgs {
+    /// The position and the komi the SGF gives, if any.
+    fn position(&self) -> Result<(Position, Option<f64>), UsageError> {
+        if let Some(path) = &self.sgf {
+            let text =
+                std::fs::read_to_string(path).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+            let game = read_sgf(&text).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+            return Ok((game.position, Some(game.komi)));
+        }
+        Position::new(self.size).map_err(|error| UsageError(format!("--size: {error}")))?;
+        let position = Position::from_moves(self.size, self.moves.as_deref().unwrap_or(""))
+            .map_err(|error| UsageError(format!("--moves: {error}")))?;
+        Ok((position, None))
+    }
+}
+
+#[derive(clap::Args)]
+pub struct GoPerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Depth in board-point moves.
+    #[arg(long, default_value_t = 3)]
+    depth: u32,
+    /// Print the count below each legal point first, as `<vertex>: <count>`.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads for the CPU (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+    /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    gpu_memory: Option<u64>,
+    /// No progress or summary on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(clap::Args)]
+pub struct GoPlayoutArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Playouts to run.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    playouts: u32,
+    /// Seed of the playouts (32 bits); the same seed gives the same playouts on the GPU and the CPU.
+    #[arg(long)]
+    seed: u32,
+    /// Komi for the win counts (default: the SGF's, else 7.5).
+    #[arg(long, allow_hyphen_values = true)]
+    komi: Option<f64>,
+    /// Worker threads for the CPU (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+    /// No summary on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// `gpu-movegen gtp`: the engine's settings.
+#[derive(clap::Args)]
+pub struct GtpArgs {
+    /// Playouts per genmove, shared among the candidate moves.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    playouts: u32,
+    /// Think at least this many seconds per genmove, in rounds of --playouts.
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// First seed of the playouts; each genmove takes the next.
+    #[arg(long, default_value_t = 1)]
+    seed: u32,
+    /// Worker threads for the CPU playouts (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Where playouts run: `auto` uses a real GPU when there is one, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+}
+
+pub fn run(command: GoCommand) -> Result<ExitCode, UsageError> {
+    match command {
+        GoCommand::Perft(arguments) => run_perft(arguments),
+        GoCommand::Playouts(arguments) => run_playouts(arguments),
+        GoCommand::Verify { random, seed, size } => run_verify(random as usize, seed, size),
+    }
+}
+
+/// Where Go perft runs.
+enum PerftEngine {
+    Cpu(rayon::ThreadPool),
+    Gpu(Box<GoGpuPerft>, String),
+}
+
+impl PerftEngine {
+    fn describe(&self) -> String {
+        match self {
+            PerftEngine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            PerftEngine::Gpu(_, adapter) => format!("GPU, {adapter}"),
+        }
+    }
+}
+
+fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, UsageError> {
+    if arguments.divide && arguments.depth == 0 {
+        return Err(UsageError("--divide needs --depth 1 or more".to_owned()));
+    }
+    let (position, _) = arguments.position.position()?;
+    let size = position.size();
+    let gpu_memory = arguments.gpu_memory;
+    let mut engine = open_backend(
+        arguments.backend,
+        arguments.threads,
+        || {
+            let context = GpuContext::new()?;
+            let options = GoPerftOptions {
+                variant: BoardSize(size),
+                memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20),
+                ..Default::default()
+            };
+            let description = context.adapter_description();
+            Ok(PerftEngine::Gpu(Box::new(GoGpuPerft::with_options(&context, options)?), description))
+        },
+        PerftEngine::Cpu,
+    )?;
+    let progress = Progress::new(arguments.quiet);
+    let mut stdout = std::io::stdout().lock();
+    let depth = arguments.depth;
+    let counts: Vec<(Option<Point>, u64)> = match &mut engine {
+        PerftEngine::Cpu(pool) if arguments.divide => {
+            pool.install(|| divide(&position, depth)).into_iter().map(|(point, count)| (Some(point), count)).collect()
+        }
+        PerftEngine::Cpu(pool) => vec![(None, pool.install(|| perft_parallel(&position, depth)))],
+        PerftEngine::Gpu(gpu, _) if arguments.divide => {
+            let points = position.legal_points(position.to_move());
+            let children: Vec<Position> = points
+                .iter()
+                .map(|&point| {
+                    let mut child = position;
+                    child.play_move(Move { color: position.to_move(), point: Some(point) }).expect("a legal point");
+                    child
+                })
+                .collect();
+            let counts = gpu.perft(&children, depth - 1, &mut |nodes| progress.set(nodes))?;
+            points.into_iter().map(Some).zip(counts).collect()
+        }
+        PerftEngine::Gpu(gpu, _) => vec![(None, gpu.perft(&[position], depth, &mut |nodes| progress.set(nodes))?[0])],
+    };
+    let nodes: u64 = counts.iter().map(|(_, count)| count).sum();
+    if arguments.divide {
+        for (point, count) in &counts {
+            writeln!(stdout, "{}: {count}", point.expect("divided by point"))?;
+        }
+        writeln!(stdout)?;
+    }
+    progress.finish(nodes, &engine.describe());
+    writeln!(stdout, "Nodes searched: {nodes}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where playouts run: the GPU's runner or the CPU's threads.
+enum Playouts {
+    Cpu(rayon::ThreadPool),
+    Gpu(Box<GpuPlayouts>),
+}
+
+impl Playouts {
+    fn open(backend: Backend, threads: Option<u32>) -> Result<Playouts, UsageError> {
+        open_backend(
+            backend,
+            threads,
+            || Ok(Playouts::Gpu(Box::new(GpuPlayouts::new(&GpuContext::new()?)))),
+            Playouts::Cpu,
+        )
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Playouts::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Playouts::Gpu(gpu) => format!("GPU, {}", gpu.adapter()),
+        }
+    }
+}
+
+impl PlayoutRunner for Playouts {
+    fn run(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+        match self {
+            Playouts::Cpu(pool) => pool.install(|| CpuPlayouts.run(positions, per_position, seed, first_stream)),
+            Playouts::Gpu(gpu) => gpu.run(positions, per_position, seed, first_stream),
+        }
+    }
+}
+
+fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, UsageError> {
+    let (position, sgf_komi) = arguments.position.position()?;
+    let komi = arguments.komi.or(sgf_komi).unwrap_or(7.5);
+    if !komi.is_finite() {
+        return Err(UsageError(format!("--komi {komi} is not a number")));
+    }
+    let mut runner = Playouts::open(arguments.backend, arguments.threads)?;
+    let started = Instant::now();
+    let results = runner.run(&[position], arguments.playouts, arguments.seed, 0).map_err(UsageError)?;
+    let (mut black, mut white, mut draws, mut score) = (0u64, 0u64, 0u64, 0.0f64);
+    for result in &results {
+        match result.winner_sign(komi) {
+            1 => black += 1,
+            -1 => white += 1,
+            _ => draws += 1,
+        }
+        score += f64::from(result.area_difference) - komi;
+    }
+    if !arguments.quiet {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "{} playouts in {seconds:.3} s ({:.0} playouts/s) on the {}",
+            results.len(),
+            results.len() as f64 / seconds.max(1e-9),
+            runner.describe()
+        );
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "Black wins: {black}")?;
+    writeln!(stdout, "White wins: {white}")?;
+    writeln!(stdout, "Draws: {draws}")?;
+    writeln!(stdout, "Mean score: {:+.4} (black minus white, komi {komi})", score / results.len() as f64)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, UsageError> {
+    let positions = random_positions(size, count, seed).map_err(|error| UsageError(format!("--size: {error}")))?;
+    let context = GpuContext::new()?;
+    eprintln!("adapter: {}", context.adapter_description());
+    let mut mismatched = vec![false; positions.len()];
+    let mut stdout = std::io::stdout().lock();
+    let generated = GoMoveGenerator::new(&context).generate(&positions)?;
+    for (index, (position, gpu)) in positions.iter().zip(&generated).enumerate() {
+        if *gpu != GoPositionMoves::from_cpu(position) {
+            mismatched[index] = true;
+            writeln!(stdout, "MISMATCH bitmaps of random position {index}:\n{}", position.diagram())?;
+        }
+    }
+    let options = GoPerftOptions { variant: BoardSize(size), ..Default::default() };
+    let mut engine = GoGpuPerft::with_options(&context, options)?;
+    let counts = engine.perft(&positions, 2, &mut |_| {})?;
+    for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {
+        let cpu = perft_parallel(position, 2);
+        if gpu != cpu {
+            mismatched[index] = true;
+            writeln!(stdout, "MISMATCH perft(2) of random position {index}: gpu {gpu}, cpu {cpu}")?;
+        }
+    }
+    // Two playouts from each position, streams numbered across the batch.
+    let gpu = GpuPlayouts::new(&context).playouts(&positions, 2, seed as u32, 0)?;
+    for (index, position) in positions.iter().enumerate() {
+        let cpu = playouts(position, 2, seed as u32, 2 * index as u32);
+        if gpu[2 * index..2 * index + 2] != cpu[..] {
+            mismatched[index] = true;
+            writeln!(stdout, "MISMATCH playouts of random position {index}")?;
+        }
+    }
+    let failed = mismatched.iter().filter(|bad| **bad).count();
+    writeln!(stdout, "{} passed, {failed} failed", positions.len() - failed)?;
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, UsageError> {
+    let time = match arguments.time {
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Some(std::time::Duration::from_secs_f64(seconds)),
+        Some(seconds) => return Err(UsageError(format!("--time {seconds} is not a number of seconds"))),
+        None => None,
+    };
+    let runner = Playouts::open(arguments.backend, arguments.threads)?;
+    eprintln!("gpu-movegen GTP engine: playouts on the {}", runner.describe());
+    let settings = SearchSettings { playouts: arguments.playouts, time, seed: arguments.seed };
+    let mut engine = GtpEngine::new(runner, settings);
+    engine.serve(std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
