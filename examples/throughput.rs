@@ -14,6 +14,9 @@
 //! start position and Kiwipete at several depths. With `--budget-seconds` the
 //! start position goes as deep as the budget allows.
 //!
+//! `deep`: CPU perft of the start position with the transposition table
+//! against without it, alternating rounds, on one thread and on all.
+//!
 //! `go`: Go legal-point bitmaps and random playouts per second on 9×9 and
 //! 19×19, GPU against the CPU on one thread and on all threads; the GPU's
 //! bitmaps and playouts are checked against the CPU's before they count.
@@ -56,6 +59,18 @@ struct Arguments {
 
 #[derive(Subcommand)]
 enum Section {
+    /// CPU perft with the transposition table against without, alternating rounds.
+    Deep {
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: u64,
+        /// Timed rounds (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+    },
     /// Go: legal-point bitmaps and playouts per second, GPU against the CPU.
     Go {
         /// Random game positions per bitmap measurement.
@@ -408,6 +423,66 @@ fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
             checked: Some("shunsai"),
         })
         .collect()
+}
+
+fn deep_section(depth: u32, hash: u64, rounds: usize) -> Vec<Row> {
+    use gpu_movegen::chess::transposition::{TranspositionTable, perft_hashed, perft_hashed_parallel};
+    let start = Position::start();
+    let expected = published_count(&start, depth);
+    println!("CPU start perft({depth}), {rounds} alternating rounds, median; a fresh {hash} MiB table each round");
+    println!("{:<12} {:>14} {:>14} {:>10}", "threads", "no table M/s", "table M/s", "speed-up");
+    let mut rows = Vec::new();
+    for parallel in [false, true] {
+        let (mut plain, mut hashed, mut nodes) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..rounds {
+            let (count, time) =
+                seconds(|| if parallel { perft::perft_parallel(&start, depth) } else { perft::perft(&start, depth) });
+            let (hashed_count, hashed_time) = seconds(|| {
+                let table = TranspositionTable::with_mebibytes(hash).expect("a table of at least 1 MiB");
+                if parallel {
+                    perft_hashed_parallel(&start, depth, &table)
+                } else {
+                    perft_hashed(&start, depth, &table)
+                }
+            });
+            if count != hashed_count || expected.is_some_and(|expected| expected != count) {
+                eprintln!(
+                    "deep: perft({depth}) is {count} without the table, {hashed_count} with it, published {expected:?}"
+                );
+                std::process::exit(1);
+            }
+            nodes = count;
+            plain.push(time);
+            hashed.push(hashed_time);
+        }
+        let (plain, hashed) = (median(plain), median(hashed));
+        let threads = if parallel { format!("{}", rayon::current_num_threads()) } else { "1".to_owned() };
+        println!(
+            "{threads:<12} {:>14.1} {:>14.1} {:>10.2}",
+            nodes as f64 / plain / 1e6,
+            nodes as f64 / hashed / 1e6,
+            plain / hashed
+        );
+        for (engine, time) in
+            [(format!("{threads} threads, no table"), plain), (format!("{threads} threads, {hash} MiB table"), hashed)]
+        {
+            rows.push(Row {
+                section: "deep",
+                engine,
+                workload: "start position".to_owned(),
+                size: u64::from(depth),
+                rate: nodes as f64 / time,
+                amount: nodes as f64,
+                seconds: time,
+                upload_ms: None,
+                dispatch_ms: None,
+                gpu_ms: None,
+                readback_ms: None,
+                checked: Some(if expected.is_some() { "published" } else { "each other" }),
+            });
+        }
+    }
+    rows
 }
 
 fn go_row(engine: String, workload: &str, size: u32, amount: f64, seconds: f64, checked: Option<&'static str>) -> Row {
@@ -1041,6 +1116,7 @@ fn main() {
     let (name, adapter, rows) = match &arguments.section {
         Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
         Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
+        Section::Deep { depth, hash, rounds } => ("deep", None, deep_section(*depth, *hash, (*rounds).max(1))),
         Section::Go { positions, playouts, gpu_playouts } => {
             let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));
             ("go", adapter, rows)

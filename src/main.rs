@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::chess::{PerftArgs, VerifyArgs};
+use cli::chess::{PerftCommand, UniqueArgs, VerifyArgs};
 use cli::common::{Backend, ShaderArgs, UsageError};
 
 #[derive(Parser)]
@@ -24,8 +24,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count the leaf nodes of the legal move tree, or check a perft suite.
-    Perft(PerftArgs),
+    /// Count the leaf nodes of the legal move tree, check a perft suite, or split a perft into work units.
+    Perft(PerftCommand),
+    /// Count the distinct positions after each ply: one `ply count` line per ply.
+    Unique(UniqueArgs),
     /// Run the GPU kernels and the CPU reference on the same positions and compare every move bitboard.
     Verify(VerifyArgs),
     /// List the GPU adapters, the one chosen, its limits and features.
@@ -81,7 +83,8 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Perft(arguments) => cli::chess::run_perft(arguments),
+        Command::Perft(command) => cli::chess::run_perft_command(command),
+        Command::Unique(arguments) => cli::chess::run_unique(arguments),
         Command::Verify(arguments) => cli::chess::run_verify(arguments),
         Command::Info => cli::info::run_info(),
         Command::Perftree { depth, fen, moves, backend, shaders } => {

@@ -13,3 +13,6 @@ pub mod random_play;
 pub mod sliders;
 pub mod suite;
 pub mod tables;
+pub mod transposition;
+pub mod unique;
+pub mod units;

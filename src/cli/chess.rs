@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::ValueEnum;
+use std::sync::Arc;
+
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
+use gpu_movegen::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
+use gpu_movegen::chess::units;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play};
@@ -37,11 +41,112 @@ pub struct PerftArgs {
     /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
+    #[command(flatten)]
+    hash: HashArgs,
     /// No progress bar and no summary line on stderr.
     #[arg(long, short)]
     quiet: bool,
     #[command(flatten)]
     shaders: ShaderArgs,
+}
+
+/// The transposition table's size.
+#[derive(clap::Args, Clone, Copy)]
+pub struct HashArgs {
+    /// Transposition table for the CPU backend, in MiB; 0 turns transpositions
+    /// off on every backend. Default: what the depth needs (16 MiB up to depth
+    /// 6, about 11 times more a ply beyond), at most an eighth of physical
+    /// memory and 4096 MiB.
+    #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
+    mebibytes: Option<u64>,
+}
+
+impl HashArgs {
+    /// The table for a perft to `depth`.
+    fn table(self, depth: u32) -> Option<Arc<TranspositionTable>> {
+        let mebibytes = self.mebibytes.unwrap_or_else(|| {
+            // Distinct positions grow about elevenfold a ply from the start position.
+            let needed = (16.0 * 11f64.powi(depth.saturating_sub(6) as i32)).min(1e9) as u64;
+            needed.min(default_mebibytes())
+        });
+        TranspositionTable::with_mebibytes(mebibytes).map(Arc::new)
+    }
+}
+
+/// `gpu-movegen perft`: count one position or a suite, or work with units.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct PerftCommand {
+    #[command(subcommand)]
+    action: Option<PerftAction>,
+    #[command(flatten)]
+    arguments: PerftArgs,
+}
+
+#[derive(clap::Subcommand)]
+pub enum PerftAction {
+    /// Write the distinct positions at a ply, with multiplicities, into work-unit files and a manifest.
+    Split {
+        /// Root position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Total depth from the root.
+        #[arg(long)]
+        depth: u32,
+        /// The ply whose distinct positions are split.
+        #[arg(long)]
+        split_depth: u32,
+        /// Number of unit files.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        units: u32,
+        /// Folder for the units and the manifest (created; must not hold a split already).
+        #[arg(long, value_name = "DIR")]
+        out: std::path::PathBuf,
+    },
+    /// Count one unit and write DIR/unit-XXXX.result atomically (nothing to do if a valid result exists).
+    RunUnit {
+        /// The unit file.
+        unit: std::path::PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
+        #[arg(long, value_enum, default_value_t = Backend::Auto)]
+        backend: Backend,
+        #[command(flatten)]
+        hash: HashArgs,
+        /// No progress bar on stderr.
+        #[arg(long, short)]
+        quiet: bool,
+        #[command(flatten)]
+        shaders: ShaderArgs,
+    },
+    /// Check that every unit of a split has a valid result and print the total.
+    Merge {
+        /// The split's folder.
+        folder: std::path::PathBuf,
+    },
+}
+
+/// `gpu-movegen unique`: distinct positions per ply.
+#[derive(clap::Args)]
+pub struct UniqueArgs {
+    /// Root position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Plies to go.
+    #[arg(long)]
+    depth: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Memory for the last ply's positions in MiB (more passes when it does
+    /// not fit; default: a quarter of physical memory).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1 << 22))]
+    memory: Option<u64>,
+    /// Where to run: the CPU (the GPU does not count distinct positions yet).
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
 }
 
 #[derive(clap::Args)]
@@ -73,12 +178,19 @@ pub enum KernelArg {
 
 /// Where perft runs.
 enum Engine {
-    Cpu(rayon::ThreadPool),
+    Cpu(rayon::ThreadPool, Option<Arc<TranspositionTable>>),
     Gpu(Box<GpuPerft>, String),
 }
 
 impl Engine {
-    fn open(backend: Backend, threads: Option<u32>, shaders: ShaderArgs) -> Result<Engine, UsageError> {
+    /// `depth`: the deepest perft this engine will count (sizes the transposition table).
+    fn open(
+        backend: Backend,
+        threads: Option<u32>,
+        shaders: ShaderArgs,
+        hash: HashArgs,
+        depth: u32,
+    ) -> Result<Engine, UsageError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;
@@ -86,12 +198,15 @@ impl Engine {
             let options = PerftOptions { variant, memory_limit: shaders.memory_limit(), ..Default::default() };
             Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
-        open_backend(backend, threads, gpu, Engine::Cpu)
+        open_backend(backend, threads, gpu, |pool| Engine::Cpu(pool, hash.table(depth)))
     }
 
     fn describe(&self) -> String {
         match self {
-            Engine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Cpu(pool, None) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Cpu(pool, Some(table)) => {
+                format!("CPU, {} threads, {} MiB transposition table", pool.current_num_threads(), table.bytes() >> 20)
+            }
             Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
         }
     }
@@ -103,7 +218,8 @@ impl Engine {
                 let base = progress.nodes();
                 Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
             }
-            Engine::Cpu(pool) => Ok(pool.install(|| {
+            Engine::Cpu(pool, table) => Ok(pool.install(|| {
+                let table = table.as_deref();
                 roots
                     .iter()
                     .map(|root| {
@@ -116,7 +232,11 @@ impl Engine {
                         root.legal_moves()
                             .par_iter()
                             .map(|mv| {
-                                let nodes = perft::perft_parallel(&root.make_move(*mv), depth - 1);
+                                let child = root.make_move(*mv);
+                                let nodes = match table {
+                                    Some(table) => perft_hashed_parallel(&child, depth - 1, table),
+                                    None => perft::perft_parallel(&child, depth - 1),
+                                };
                                 progress.add(nodes);
                                 nodes
                             })
@@ -129,6 +249,122 @@ impl Engine {
 
     fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, UsageError> {
         perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
+    }
+}
+
+pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, UsageError> {
+    match command.action {
+        None => run_perft(command.arguments),
+        Some(PerftAction::Split { fen, depth, split_depth, units: count, out }) => {
+            let root = parse_fen_argument(fen.as_deref())?;
+            let manifest = units::split(&root, depth, split_depth, count as usize, &out)?;
+            println!(
+                "{} units of {} distinct positions at ply {split_depth} ({} move sequences) in {}",
+                manifest.units.len(),
+                manifest.positions,
+                manifest.sequences,
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(PerftAction::RunUnit { unit, threads, backend, hash, quiet, shaders }) => {
+            run_unit(&unit, threads, backend, hash, quiet, shaders)
+        }
+        Some(PerftAction::Merge { folder }) => match units::merge(&folder) {
+            Ok(nodes) => {
+                println!("Nodes searched: {nodes}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(problems) => {
+                for problem in &problems {
+                    println!("{problem}");
+                }
+                eprintln!("error: {} of the split in {} cannot be merged", problems.len(), folder.display());
+                Ok(ExitCode::from(1))
+            }
+        },
+    }
+}
+
+fn parse_fen_argument(fen: Option<&str>) -> Result<Position, UsageError> {
+    match fen {
+        Some(fen) => Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}"))),
+        None => Ok(Position::start()),
+    }
+}
+
+fn run_unit(
+    path: &std::path::Path,
+    threads: Option<u32>,
+    backend: Backend,
+    hash: HashArgs,
+    quiet: bool,
+    shaders: ShaderArgs,
+) -> Result<ExitCode, UsageError> {
+    // Check the unit (and an existing result) before opening a device.
+    let unit = units::read_unit(path)?;
+    if let Ok(nodes) = units::read_result(&units::result_path(path), &unit.checksum) {
+        println!("{}: already counted, {nodes} nodes", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut engine = Engine::open(backend, threads, shaders, hash, unit.remaining)?;
+    let bar = unit_progress(unit.positions.len() as u64, quiet);
+    let outcome = units::run_unit(path, |unit| -> Result<Vec<u64>, String> {
+        let progress = Progress::new(true);
+        let mut counts = Vec::with_capacity(unit.positions.len());
+        // Batches of positions: the GPU shares its arena, the bar moves between batches.
+        for chunk in unit.positions.chunks(64) {
+            let roots: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
+            counts.extend(engine.perft(&roots, unit.remaining, &progress).map_err(|UsageError(message)| message)?);
+            bar.inc(chunk.len() as u64);
+        }
+        Ok(counts)
+    })?;
+    bar.finish_and_clear();
+    match outcome {
+        units::RunOutcome::Counted(nodes) => println!("{}: {nodes} nodes", path.display()),
+        units::RunOutcome::AlreadyCounted(nodes) => println!("{}: already counted, {nodes} nodes", path.display()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A bar over a unit's positions with the time left, on a terminal and without --quiet.
+fn unit_progress(positions: u64, quiet: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal as _;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(positions);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions, {elapsed_precise} elapsed, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, UsageError> {
+    let root = parse_fen_argument(arguments.fen.as_deref())?;
+    if matches!(arguments.backend, Backend::Gpu) {
+        return Err(UsageError(
+            "unique runs on the CPU; the GPU does not count distinct positions yet (use --backend cpu or auto)".into(),
+        ));
+    }
+    let pool = super::common::thread_pool(arguments.threads)?;
+    let memory = arguments.memory.map_or_else(|| (default_mebibytes() * 2) << 20, |mebibytes| mebibytes << 20);
+    let mut failure = None;
+    pool.install(|| {
+        gpu_movegen::chess::unique::unique_counts(&root, arguments.depth, memory, |ply, count| {
+            if failure.is_none() {
+                let mut stdout = std::io::stdout().lock();
+                failure = writeln!(stdout, "{ply} {count}").and_then(|()| stdout.flush()).err();
+            }
+        })
+    });
+    match failure {
+        Some(error) => Err(error.into()),
+        None => Ok(ExitCode::SUCCESS),
     }
 }
 
@@ -146,7 +382,16 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
         Some(path) => Some(read_suite_positions(path)?),
         None => None,
     };
-    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.shaders)?;
+    let deepest = match &suite {
+        Some((entries, _)) => entries
+            .iter()
+            .flat_map(|entry| entry.expected_up_to(arguments.max_depth.unwrap_or(u32::MAX)))
+            .map(|(depth, _)| depth)
+            .max()
+            .unwrap_or(0),
+        None => arguments.depth,
+    };
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.shaders, arguments.hash, deepest)?;
     if let Some((entries, positions)) = suite {
         return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.quiet);
     }
@@ -248,7 +493,7 @@ pub fn run_perftree(
     if depth == 0 {
         return Err(UsageError("DEPTH must be at least 1".to_owned()));
     }
-    let mut engine = Engine::open(backend, None, shaders)?;
+    let mut engine = Engine::open(backend, None, shaders, HashArgs { mebibytes: None }, depth)?;
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {

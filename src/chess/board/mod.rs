@@ -9,5 +9,5 @@ mod square;
 pub use bitboard::{Bitboard, Squares};
 pub use moves::{Move, MoveKind};
 pub use piece::{Color, Piece};
-pub use position::{CastlingRights, Position, START_FEN};
+pub use position::{CastlingRights, Position, PositionIdentity, START_FEN};
 pub use square::{Square, SquareParseError};

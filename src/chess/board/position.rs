@@ -88,6 +88,14 @@ pub struct Position {
     fullmove_number: u16,
 }
 
+/// A position as deep perft (`unique`, work units, the transposition
+/// table's equality) tells positions apart: the piece codes in three bit
+/// planes, black's pieces, and side to move, castling rights and the en
+/// passant square (64 when none or when no en passant capture is legal) in
+/// the last word. Ordered, so that a level of positions can be sorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PositionIdentity(pub [u64; 5]);
+
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -420,6 +428,84 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         !self.checkers().is_empty()
+    }
+
+    /// The position as deep perft tells positions apart ([`PositionIdentity`]):
+    /// pieces, side to move, castling rights, and the en passant square only
+    /// when an en passant capture is legal; no move counters.
+    pub fn identity(&self) -> PositionIdentity {
+        let mut planes = [0u64; 4];
+        for piece in Piece::ALL {
+            let code = piece as u64 + 1;
+            for (plane, words) in planes.iter_mut().take(3).enumerate() {
+                if code >> plane & 1 == 1 {
+                    *words |= self.pieces[piece as usize].0;
+                }
+            }
+        }
+        planes[3] = self.colors[Color::Black.index()].0;
+        let en_passant = match self.en_passant {
+            Some(square) if self.legal_moves().iter().any(|mv| mv.kind() == MoveKind::EnPassant) => square as u64,
+            _ => 64,
+        };
+        let side = u64::from(self.side_to_move == Color::Black);
+        PositionIdentity([
+            planes[0],
+            planes[1],
+            planes[2],
+            planes[3],
+            side | u64::from(self.castling.bits()) << 1 | en_passant << 8,
+        ])
+    }
+
+    /// Everything but the move counters, as nine words: the six piece
+    /// bitboards, the two colours, and side, castling rights and the en
+    /// passant square in the last. What the transposition table hashes. The
+    /// en passant square is left out when no pawn of the side to move
+    /// attacks it: it cannot change a move then, and the same position
+    /// reached without a double push then has the same words.
+    #[inline]
+    pub fn state_words(&self) -> [u64; 9] {
+        let us = self.side_to_move;
+        let en_passant = match self.en_passant {
+            Some(square) if !(tables::pawn_attacks(!us, square) & self.pieces_of(us, Piece::Pawn)).is_empty() => {
+                square as u64
+            }
+            _ => 64,
+        };
+        let state =
+            u64::from(self.side_to_move == Color::Black) | u64::from(self.castling.bits()) << 1 | en_passant << 8;
+        let [pawns, knights, bishops, rooks, queens, kings] = self.pieces.map(|bitboard| bitboard.0);
+        [pawns, knights, bishops, rooks, queens, kings, self.colors[0].0, self.colors[1].0, state]
+    }
+
+    /// The position an identity stands for, with the move counters at 0 and 1.
+    pub fn from_identity(identity: &PositionIdentity) -> Position {
+        let [first, second, third, black, state] = identity.0;
+        let mut position = Position {
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            side_to_move: if state & 1 == 1 { Color::Black } else { Color::White },
+            castling: CastlingRights::from_bits((state >> 1) as u8),
+            en_passant: match state >> 8 & 0xff {
+                64 => None,
+                square => Square::ALL.get(square as usize).copied(),
+            },
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        };
+        for piece in Piece::ALL {
+            let code = piece as u64 + 1;
+            let mut bits = u64::MAX;
+            for (plane, words) in [first, second, third].into_iter().enumerate() {
+                bits &= if code >> plane & 1 == 1 { words } else { !words };
+            }
+            position.pieces[piece as usize] = Bitboard(bits & (first | second | third));
+        }
+        let occupied = first | second | third;
+        position.colors[Color::Black.index()] = Bitboard(black);
+        position.colors[Color::White.index()] = Bitboard(occupied & !black);
+        position
     }
 
     /// Plays a legal move (from this position's legal moves) and returns the

@@ -1,0 +1,204 @@
+//! Perft with a transposition table: a position met again at the same depth
+//! takes its count from the table instead of being searched again.
+//!
+//! The table is shared by every thread without locks. Each entry keeps a
+//! 128-bit key (two independent 64-bit hashes of the position) and its data, stored
+//! as `(key_high ^ data, key_low ^ data, data)` in three atomic words: an
+//! entry torn by two threads writing at once fails the check on reading, and
+//! a false hit needs two positions whose 128-bit keys agree, about 2^-128 per
+//! pair, so no count is changed by a collision in any run that will ever
+//! happen.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::chess::board::Position;
+
+/// A position's 128-bit key: two independent 64-bit hashes of everything
+/// but the move counters ([`Position::state_words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PositionKey(pub u64, pub u64);
+
+/// The high and low halves of a 64 × 64-bit product, folded by XOR: the
+/// mixing step of the folded-multiply hashes.
+#[inline(always)]
+fn folded_multiply(value: u64, factor: u64) -> u64 {
+    let product = u128::from(value) * u128::from(factor);
+    (product >> 64) as u64 ^ product as u64
+}
+
+/// One 64-bit hash of nine words, seeded: each word is mixed in by a
+/// folded multiply with an odd constant of its own.
+#[inline(always)]
+fn hash_words(words: &[u64; 9], seed: u64, factors: &[u64; 9]) -> u64 {
+    let mut hash = seed;
+    for (word, factor) in words.iter().zip(factors) {
+        hash = folded_multiply(hash ^ word, *factor);
+    }
+    folded_multiply(hash, 0x9e37_79b9_7f4a_7c15)
+}
+
+/// Odd constants from a splitmix64 stream, nine per hash.
+const FACTORS: [[u64; 9]; 2] = {
+    let mut state = 0x6770_752d_6d6f_7665u64; // "gpu-move"
+    let mut factors = [[0u64; 9]; 2];
+    let mut half = 0;
+    while half < 2 {
+        let mut index = 0;
+        while index < 9 {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut value = state;
+            value = (value ^ (value >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            value = (value ^ (value >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            factors[half][index] = (value ^ (value >> 31)) | 1;
+            index += 1;
+        }
+        half += 1;
+    }
+    factors
+};
+
+impl PositionKey {
+    /// The key of `position`.
+    #[inline]
+    pub fn of(position: &Position) -> PositionKey {
+        let words = position.state_words();
+        PositionKey(
+            hash_words(&words, 0x243f_6a88_85a3_08d3, &FACTORS[0]),
+            hash_words(&words, 0x1319_8a2e_0370_7344, &FACTORS[1]),
+        )
+    }
+}
+
+/// Counts a table entry can hold: 56 bits (a subtree count above this is
+/// simply not stored).
+const COUNT_LIMIT: u64 = 1 << 56;
+
+/// The shared perft transposition table.
+pub struct TranspositionTable {
+    /// Buckets of two entries (one kept by depth, one always replaced), each
+    /// entry three words, padded to eight words: one cache line a bucket.
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    /// Words before the first bucket, so that buckets start on 64-byte boundaries.
+    offset: usize,
+}
+
+/// Words a bucket takes: two entries of three words, padded to a cache line.
+const BUCKET_WORDS: usize = 8;
+
+impl TranspositionTable {
+    /// A table of about `mebibytes` MiB (at least one bucket); `None` for 0.
+    pub fn with_mebibytes(mebibytes: u64) -> Option<TranspositionTable> {
+        if mebibytes == 0 {
+            return None;
+        }
+        let bytes = mebibytes.saturating_mul(1 << 20);
+        // A power of two of buckets, so a key picks its bucket with a mask.
+        let buckets = (bytes / (BUCKET_WORDS as u64 * 8)).max(1);
+        let buckets = 1usize << (63 - buckets.leading_zeros());
+        let words: Vec<AtomicU64> = (0..buckets * BUCKET_WORDS + BUCKET_WORDS).map(|_| AtomicU64::new(0)).collect();
+        let misalignment = words.as_ptr() as usize % 64;
+        let offset = if misalignment == 0 { 0 } else { (64 - misalignment) / 8 };
+        Some(TranspositionTable { words, buckets, offset })
+    }
+
+    /// Bytes the table holds.
+    pub fn bytes(&self) -> u64 {
+        (self.buckets * BUCKET_WORDS) as u64 * 8
+    }
+
+    fn bucket(&self, key: PositionKey) -> usize {
+        self.offset + (key.0 as usize & (self.buckets - 1)) * BUCKET_WORDS
+    }
+
+    /// The count stored for `key` at `depth`, if any.
+    pub fn probe(&self, key: PositionKey, depth: u32) -> Option<u64> {
+        let base = self.bucket(key);
+        for entry in 0..2 {
+            let at = base + entry * 3;
+            let data = self.words[at + 2].load(Ordering::Relaxed);
+            if data != 0
+                && self.words[at].load(Ordering::Relaxed) ^ data == key.0
+                && self.words[at + 1].load(Ordering::Relaxed) ^ data == key.1
+                && (data & 0xff) as u32 == depth
+            {
+                return Some(data >> 8);
+            }
+        }
+        None
+    }
+
+    /// Stores `count` for `key` at `depth`: in the first entry when it is
+    /// empty or shallower, else in the second, so the first keeps the
+    /// deepest (costliest) subtree the bucket has seen and the second the
+    /// latest.
+    pub fn store(&self, key: PositionKey, depth: u32, count: u64) {
+        if count >= COUNT_LIMIT || depth > 0xff {
+            return;
+        }
+        let data = count << 8 | u64::from(depth);
+        let base = self.bucket(key);
+        let kept = self.words[base + 2].load(Ordering::Relaxed);
+        let at = if kept == 0 || depth > (kept & 0xff) as u32 { base } else { base + 3 };
+        self.words[at].store(key.0 ^ data, Ordering::Relaxed);
+        self.words[at + 1].store(key.1 ^ data, Ordering::Relaxed);
+        self.words[at + 2].store(data, Ordering::Relaxed);
+    }
+}
+
+/// Perft of `position` to `depth` on this thread, with `table`.
+pub fn perft_hashed(position: &Position, depth: u32, table: &TranspositionTable) -> u64 {
+    if depth <= 1 {
+        return crate::chess::perft::perft(position, depth);
+    }
+    let key = PositionKey::of(position);
+    if let Some(count) = table.probe(key, depth) {
+        return count;
+    }
+    let mut nodes = 0;
+    let en_passant = position.en_passant();
+    position.generate_piece_moves(|piece_moves| {
+        piece_moves.for_each_move(en_passant, |mv| {
+            nodes += perft_hashed(&position.make_move_of(piece_moves.piece, mv), depth - 1, table);
+        });
+    });
+    table.store(key, depth, nodes);
+    nodes
+}
+
+/// Below this depth a subtree stays on one thread.
+const PARALLEL_MIN_DEPTH: u32 = 4;
+
+/// [`perft_hashed`] with subtrees spread over the current rayon pool, all
+/// sharing `table`.
+pub fn perft_hashed_parallel(position: &Position, depth: u32, table: &TranspositionTable) -> u64 {
+    if depth < PARALLEL_MIN_DEPTH {
+        return perft_hashed(position, depth, table);
+    }
+    let key = PositionKey::of(position);
+    if let Some(count) = table.probe(key, depth) {
+        return count;
+    }
+    let nodes = position
+        .legal_moves()
+        .par_iter()
+        .map(|mv| perft_hashed_parallel(&position.make_move(*mv), depth - 1, table))
+        .sum();
+    table.store(key, depth, nodes);
+    nodes
+}
+
+/// The default table size: an eighth of physical memory, at most 4 GiB, or
+/// 256 MiB when the memory size cannot be read.
+pub fn default_mebibytes() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+    });
+    match total {
+        Some(kibibytes) => (kibibytes / 1024 / 8).clamp(16, 4096),
+        None => 256,
+    }
+}

@@ -1,0 +1,113 @@
+//! Distinct positions level by level (`gpu-movegen unique`, and the split of
+//! a perft into work units): each ply's distinct positions with the number
+//! of move sequences that reach each (its multiplicity), so that
+//! perft(depth) = Σ multiplicity × perft(depth - ply) over any ply.
+//!
+//! Positions are told apart by [`PositionIdentity`]: a level is sorted by
+//! identity and equal neighbours are merged, so equality is decided on the
+//! whole position, never on a hash.
+
+use rayon::prelude::*;
+
+use crate::chess::board::{Position, PositionIdentity};
+
+/// The distinct positions of one ply, sorted by identity, with multiplicities.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Level {
+    pub positions: Vec<(PositionIdentity, u64)>,
+}
+
+impl Level {
+    /// The root alone, with multiplicity 1.
+    pub fn root(position: &Position) -> Level {
+        Level { positions: vec![(position.identity(), 1)] }
+    }
+
+    /// Distinct positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Move sequences that reach this ply (the sum of the multiplicities):
+    /// perft of the root to this ply.
+    pub fn sequences(&self) -> u128 {
+        self.positions.iter().map(|(_, count)| u128::from(*count)).sum()
+    }
+
+    /// The next ply's distinct positions, keeping only those whose
+    /// identity falls in `part` of `parts` (by a hash of the identity), so
+    /// that a ply too large for memory can be counted in several passes.
+    pub fn next_part(&self, part: u64, parts: u64) -> Level {
+        let mut children: Vec<(PositionIdentity, u64)> = self
+            .positions
+            .par_iter()
+            .flat_map_iter(|(identity, count)| {
+                let position = Position::from_identity(identity);
+                let count = *count;
+                position
+                    .legal_moves()
+                    .into_iter()
+                    .map(move |mv| (position.make_move(mv).identity(), count))
+                    .filter(move |(child, _)| parts <= 1 || spread(child) % parts == part)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        children.par_sort_unstable_by_key(|(identity, _)| *identity);
+        let mut merged: Vec<(PositionIdentity, u64)> = Vec::with_capacity(children.len() / 4);
+        for (identity, count) in children {
+            match merged.last_mut() {
+                Some((last, total)) if *last == identity => *total += count,
+                _ => merged.push((identity, count)),
+            }
+        }
+        merged.shrink_to_fit();
+        Level { positions: merged }
+    }
+
+    /// The next ply, whole.
+    pub fn next(&self) -> Level {
+        self.next_part(0, 1)
+    }
+}
+
+/// A well-mixed number from an identity, for splitting a ply into parts.
+fn spread(identity: &PositionIdentity) -> u64 {
+    identity
+        .0
+        .iter()
+        .fold(0x243f_6a88_85a3_08d3u64, |hash, word| (hash ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29))
+}
+
+/// Bytes one child takes while a ply is merged.
+const BYTES_PER_CHILD: u64 = 48;
+
+/// The distinct positions at each ply from 1 to `depth`, handed to `report`
+/// as `(ply, count)` as soon as each is known. Every ply but the last is
+/// kept whole; the last is counted in as many passes as keep its children
+/// within `memory_bytes`.
+pub fn unique_counts(position: &Position, depth: u32, memory_bytes: u64, mut report: impl FnMut(u32, u64)) {
+    let mut level = Level::root(position);
+    for ply in 1..=depth {
+        if ply < depth {
+            level = level.next();
+            report(ply, level.len() as u64);
+            continue;
+        }
+        // A forecast of the children: the parents times their average move count (at most 218).
+        let sample: Vec<u64> = level
+            .positions
+            .iter()
+            .step_by((level.len() / 1000).max(1))
+            .map(|(identity, _)| Position::from_identity(identity).legal_moves().len() as u64)
+            .collect();
+        let average = sample.iter().sum::<u64>() / sample.len().max(1) as u64 + 1;
+        let children = level.len() as u64 * average;
+        let parts = (children * BYTES_PER_CHILD).div_ceil(memory_bytes.max(1)).max(1);
+        let distinct = (0..parts).map(|part| level.next_part(part, parts).len() as u64).sum();
+        report(ply, distinct);
+    }
+}

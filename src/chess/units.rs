@@ -1,0 +1,330 @@
+//! Perft split into work units for a batch engine (Slurm, GNU parallel, or
+//! anything that runs one command per file): `split` writes the distinct
+//! positions at a ply with their multiplicities into unit files and a
+//! manifest, `run_unit` counts one unit and writes its result atomically,
+//! `merge` checks that every unit has a valid result and sums them.
+//!
+//! Every file is plain text ending in a `checksum` line, the SHA-256 of
+//! everything before it, so a truncated or edited file is refused. A result
+//! names the SHA-256 of the unit file it counted, so a result left from
+//! another split is refused too. Results are written to a temporary file,
+//! flushed to disk and renamed into place: a run killed at any moment leaves
+//! either no result or a whole one.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::chess::board::Position;
+use crate::chess::unique::Level;
+
+const UNIT_HEADER: &str = "gpu-movegen perft unit 1";
+const MANIFEST_HEADER: &str = "gpu-movegen perft manifest 1";
+const RESULT_HEADER: &str = "gpu-movegen perft result 1";
+/// The manifest's file name in a split's folder.
+pub const MANIFEST: &str = "manifest";
+
+/// Why a split, a unit, a result or a merge failed.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("{path}: {problem}")]
+    Invalid { path: PathBuf, problem: String },
+    #[error("{0}")]
+    Plan(String),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> UnitError + '_ {
+    move |error| UnitError::Io { path: path.to_owned(), error }
+}
+
+fn invalid(path: &Path, problem: impl Into<String>) -> UnitError {
+    UnitError::Invalid { path: path.to_owned(), problem: problem.into() }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().fold(String::with_capacity(64), |mut text, byte| {
+        let _ = write!(text, "{byte:02x}");
+        text
+    })
+}
+
+/// `body` followed by its checksum line.
+fn with_checksum(body: String) -> String {
+    let checksum = sha256_hex(body.as_bytes());
+    format!("{body}checksum {checksum}\n")
+}
+
+/// The lines of a checksummed file without the checksum line, or why not.
+fn checked_lines(path: &Path, text: &str) -> Result<Vec<String>, UnitError> {
+    let body_end = text.trim_end_matches('\n').rfind('\n').map_or(0, |at| at + 1);
+    let (body, last) = text.split_at(body_end);
+    let checksum = last.trim().strip_prefix("checksum ").ok_or_else(|| invalid(path, "no checksum line at the end"))?;
+    if sha256_hex(body.as_bytes()) != checksum {
+        return Err(invalid(path, "the checksum does not match the contents (truncated or edited)"));
+    }
+    Ok(body.lines().map(str::to_owned).collect())
+}
+
+/// The value after `key ` on `line`.
+fn field<'a>(path: &Path, line: Option<&'a String>, key: &str) -> Result<&'a str, UnitError> {
+    line.and_then(|line| line.strip_prefix(key))
+        .and_then(|rest| rest.strip_prefix(' '))
+        .ok_or_else(|| invalid(path, format!("expected a '{key}' line")))
+}
+
+fn number<T: std::str::FromStr>(path: &Path, text: &str, what: &str) -> Result<T, UnitError> {
+    text.trim().parse().map_err(|_| invalid(path, format!("'{text}' is not a valid {what}")))
+}
+
+/// What a split is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    pub root: String,
+    pub depth: u32,
+    pub split_depth: u32,
+    /// Distinct positions at the split ply, over all units.
+    pub positions: u64,
+    /// Move sequences to the split ply: perft(split_depth).
+    pub sequences: u128,
+    /// Each unit's file name and SHA-256.
+    pub units: Vec<(String, String)>,
+}
+
+/// The file name of unit `index`.
+pub fn unit_name(index: usize) -> String {
+    format!("unit-{index:04}")
+}
+
+/// Splits perft(`depth`) of `root` at ply `split_depth` into `units` unit
+/// files and a manifest in `folder` (created if missing; it must not hold a
+/// manifest already).
+pub fn split(
+    root: &Position,
+    depth: u32,
+    split_depth: u32,
+    units: usize,
+    folder: &Path,
+) -> Result<Manifest, UnitError> {
+    if split_depth > depth {
+        return Err(UnitError::Plan(format!("--split-depth {split_depth} is deeper than --depth {depth}")));
+    }
+    if units == 0 {
+        return Err(UnitError::Plan("--units must be at least 1".into()));
+    }
+    std::fs::create_dir_all(folder).map_err(io_error(folder))?;
+    let manifest_path = folder.join(MANIFEST);
+    if manifest_path.exists() {
+        return Err(UnitError::Plan(format!("{} exists: split into an empty folder", manifest_path.display())));
+    }
+    let mut level = Level::root(root);
+    for _ in 0..split_depth {
+        level = level.next();
+    }
+    if level.len() < units {
+        return Err(UnitError::Plan(format!(
+            "ply {split_depth} has {} distinct positions; ask for at most that many units",
+            level.len()
+        )));
+    }
+    let root_fen = root.to_fen();
+    let mut manifest = Manifest {
+        root: root_fen.clone(),
+        depth,
+        split_depth,
+        positions: level.len() as u64,
+        sequences: level.sequences(),
+        units: Vec::with_capacity(units),
+    };
+    for index in 0..units {
+        // Round robin: each unit gets a similar mix of the sorted positions.
+        let members: Vec<&(crate::chess::board::PositionIdentity, u64)> =
+            level.positions.iter().skip(index).step_by(units).collect();
+        let mut body = format!(
+            "{UNIT_HEADER}\nroot {root_fen}\ndepth {depth}\nsplit-depth {split_depth}\nunit {index} of {units}\npositions {}\n",
+            members.len()
+        );
+        for (identity, multiplicity) in members {
+            let _ = writeln!(body, "{} {multiplicity}", Position::from_identity(identity).to_fen());
+        }
+        let text = with_checksum(body);
+        let name = unit_name(index);
+        write_atomically(&folder.join(&name), text.as_bytes())?;
+        manifest.units.push((name, sha256_hex(text.as_bytes())));
+    }
+    let mut body = format!(
+        "{MANIFEST_HEADER}\nroot {root_fen}\ndepth {depth}\nsplit-depth {split_depth}\nunits {units}\npositions {}\nsequences {}\n",
+        manifest.positions, manifest.sequences
+    );
+    for (name, checksum) in &manifest.units {
+        let _ = writeln!(body, "unit {name} {checksum}");
+    }
+    write_atomically(&manifest_path, with_checksum(body).as_bytes())?;
+    Ok(manifest)
+}
+
+/// Reads and checks a split's manifest.
+pub fn read_manifest(folder: &Path) -> Result<Manifest, UnitError> {
+    let path = folder.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+    let lines = checked_lines(&path, &text)?;
+    if lines.first().map(String::as_str) != Some(MANIFEST_HEADER) {
+        return Err(invalid(&path, "not a gpu-movegen perft manifest"));
+    }
+    let mut lines = lines.iter().skip(1);
+    let root = field(&path, lines.next(), "root")?.to_owned();
+    let depth = number(&path, field(&path, lines.next(), "depth")?, "depth")?;
+    let split_depth = number(&path, field(&path, lines.next(), "split-depth")?, "split depth")?;
+    let count: usize = number(&path, field(&path, lines.next(), "units")?, "unit count")?;
+    let positions = number(&path, field(&path, lines.next(), "positions")?, "position count")?;
+    let sequences = number(&path, field(&path, lines.next(), "sequences")?, "sequence count")?;
+    let mut units = Vec::with_capacity(count);
+    for line in lines {
+        let entry = line.strip_prefix("unit ").ok_or_else(|| invalid(&path, format!("unexpected line '{line}'")))?;
+        let (name, checksum) =
+            entry.split_once(' ').ok_or_else(|| invalid(&path, format!("bad unit line '{line}'")))?;
+        units.push((name.to_owned(), checksum.to_owned()));
+    }
+    if units.len() != count {
+        return Err(invalid(&path, format!("lists {} units, says {count}", units.len())));
+    }
+    Ok(Manifest { root, depth, split_depth, positions, sequences, units })
+}
+
+/// One unit: its positions, their multiplicities and the plies left to count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub path: PathBuf,
+    /// SHA-256 of the whole unit file, which its result names.
+    pub checksum: String,
+    pub remaining: u32,
+    pub positions: Vec<(Position, u64)>,
+}
+
+/// Reads and checks a unit file.
+pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
+    let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+    let lines = checked_lines(path, &text)?;
+    if lines.first().map(String::as_str) != Some(UNIT_HEADER) {
+        return Err(invalid(path, "not a gpu-movegen perft unit"));
+    }
+    let mut lines = lines.iter().skip(1);
+    field(path, lines.next(), "root")?;
+    let depth: u32 = number(path, field(path, lines.next(), "depth")?, "depth")?;
+    let split_depth: u32 = number(path, field(path, lines.next(), "split-depth")?, "split depth")?;
+    field(path, lines.next(), "unit")?;
+    let count: usize = number(path, field(path, lines.next(), "positions")?, "position count")?;
+    let mut positions = Vec::with_capacity(count);
+    for line in lines {
+        let (fen, multiplicity) = line.rsplit_once(' ').ok_or_else(|| invalid(path, format!("bad line '{line}'")))?;
+        let position = Position::from_fen(fen).map_err(|error| invalid(path, format!("bad FEN '{fen}': {error}")))?;
+        positions.push((position, number(path, multiplicity, "multiplicity")?));
+    }
+    if positions.len() != count || split_depth > depth {
+        return Err(invalid(path, "the header does not match the positions"));
+    }
+    Ok(Unit { path: path.to_owned(), checksum: sha256_hex(text.as_bytes()), remaining: depth - split_depth, positions })
+}
+
+/// Where a unit's result goes.
+pub fn result_path(unit: &Path) -> PathBuf {
+    let mut name = unit.file_name().unwrap_or_default().to_owned();
+    name.push(".result");
+    unit.with_file_name(name)
+}
+
+/// The node count a result file holds, checked against the unit's checksum.
+pub fn read_result(path: &Path, unit_checksum: &str) -> Result<u128, UnitError> {
+    let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+    let lines = checked_lines(path, &text)?;
+    if lines.first().map(String::as_str) != Some(RESULT_HEADER) {
+        return Err(invalid(path, "not a gpu-movegen perft result"));
+    }
+    let unit = field(path, lines.get(1), "unit")?;
+    let (_, checksum) = unit.split_once(' ').ok_or_else(|| invalid(path, "bad unit line"))?;
+    if checksum != unit_checksum {
+        return Err(invalid(path, "counts another unit file (a result from another split?)"));
+    }
+    number(path, field(path, lines.get(2), "nodes")?, "node count")
+}
+
+/// What `run_unit` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// Counted now, with this many nodes.
+    Counted(u128),
+    /// A valid result was there already, with this many nodes; nothing was counted.
+    AlreadyCounted(u128),
+}
+
+/// Counts the unit at `path` with `count` (perft of each position to the
+/// remaining depth, in the unit's order) unless it has a valid result, and
+/// writes the result atomically.
+pub fn run_unit<E: std::fmt::Display>(
+    path: &Path,
+    count: impl FnOnce(&Unit) -> Result<Vec<u64>, E>,
+) -> Result<RunOutcome, UnitError> {
+    let unit = read_unit(path)?;
+    let result = result_path(path);
+    if result.exists() {
+        if let Ok(nodes) = read_result(&result, &unit.checksum) {
+            return Ok(RunOutcome::AlreadyCounted(nodes));
+        }
+    }
+    let counts = count(&unit).map_err(|error| UnitError::Plan(format!("counting {}: {error}", path.display())))?;
+    if counts.len() != unit.positions.len() {
+        return Err(UnitError::Plan(format!("counting {}: a count is missing", path.display())));
+    }
+    let nodes: u128 = unit
+        .positions
+        .iter()
+        .zip(&counts)
+        .map(|((_, multiplicity), count)| u128::from(*multiplicity) * u128::from(*count))
+        .sum();
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let body = format!("{RESULT_HEADER}\nunit {name} {}\nnodes {nodes}\n", unit.checksum);
+    write_atomically(&result, with_checksum(body).as_bytes())?;
+    Ok(RunOutcome::Counted(nodes))
+}
+
+/// Sums the results of a split: the total, or every unit whose result is
+/// missing or invalid.
+pub fn merge(folder: &Path) -> Result<u128, Vec<String>> {
+    let manifest = read_manifest(folder).map_err(|error| vec![error.to_string()])?;
+    let mut problems = Vec::new();
+    let mut total = 0u128;
+    for (name, checksum) in &manifest.units {
+        let path = folder.join(format!("{name}.result"));
+        if !path.exists() {
+            problems.push(format!("{name}: no result ({} is missing)", path.display()));
+            continue;
+        }
+        match read_result(&path, checksum) {
+            Ok(nodes) => total += nodes,
+            Err(error) => problems.push(format!("{name}: invalid result: {error}")),
+        }
+    }
+    if problems.is_empty() { Ok(total) } else { Err(problems) }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder,
+/// flushed to disk and renamed into place.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), UnitError> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let mut file = std::fs::File::create(&temporary).map_err(io_error(&temporary))?;
+    file.write_all(bytes).map_err(io_error(&temporary))?;
+    file.sync_all().map_err(io_error(&temporary))?;
+    drop(file);
+    std::fs::rename(&temporary, path).map_err(io_error(path))?;
+    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        // The rename itself reaches the disk with the folder.
+        if let Ok(handle) = std::fs::File::open(folder) {
+            let _ = handle.sync_all();
+        }
+    }
+    Ok(())
+}
