@@ -278,7 +278,7 @@ fn wgsl_structs_match_their_rust_twins() {
                 base_offset,
                 scan_start,
                 scan_sums,
-                reserved_0,
+                merge_slots,
                 reserved_1
             )
         )
@@ -330,6 +330,7 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
         ("expand", engine::POSITION_WORKGROUP),
         ("count_leaves", engine::POSITION_WORKGROUP),
         ("count_leaves_fused", engine::POSITION_WORKGROUP),
+        ("merge_duplicates", engine::POSITION_WORKGROUP),
         ("scan_blocks", engine::SCAN_BLOCK),
         ("add_block_sums", engine::SCAN_BLOCK),
     ] {
@@ -348,8 +349,13 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
             (5, BindingKind::Storage { read_only: false }),
             (6, BindingKind::Storage { read_only: false }),
             (7, BindingKind::Uniform),
+            (8, BindingKind::Storage { read_only: false }),
+            (9, BindingKind::Storage { read_only: false }),
         ]
     );
+    // Eight storage buffers: the most WebGPU's default limits allow a stage.
+    let storage = bindings.iter().filter(|(_, kind)| matches!(kind, BindingKind::Storage { .. })).count();
+    assert_eq!(storage, 8);
 }
 
 #[test]

@@ -54,9 +54,10 @@ pub struct PerftArgs {
 #[derive(clap::Args, Clone, Copy)]
 pub struct HashArgs {
     /// Transposition table for the CPU backend, in MiB; 0 turns transpositions
-    /// off on every backend. Default: what the depth needs (16 MiB up to depth
-    /// 6, about 11 times more a ply beyond), at most an eighth of physical
-    /// memory and 4096 MiB.
+    /// off on every backend (the GPU backend merges equal positions of each
+    /// stored level otherwise). Default: what the depth needs (16 MiB up to
+    /// depth 6, about 11 times more a ply beyond), at most an eighth of
+    /// physical memory and 4096 MiB.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     mebibytes: Option<u64>,
 }
@@ -195,7 +196,12 @@ impl Engine {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;
             let description = format!("{}, {}", context.adapter_description(), variant.name());
-            let options = PerftOptions { variant, memory_limit: shaders.memory_limit(), ..Default::default() };
+            let options = PerftOptions {
+                variant,
+                memory_limit: shaders.memory_limit(),
+                merge_transpositions: hash.mebibytes != Some(0),
+                ..Default::default()
+            };
             Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
         open_backend(backend, threads, gpu, |pool| Engine::Cpu(pool, hash.table(depth)))

@@ -104,6 +104,10 @@ pub struct PerftOptions<Variant> {
     /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
     /// default, on in the tests that also run them off.
     pub runtime_checks: RuntimeChecks,
+    /// Merge equal positions of each stored level (same root, same whole
+    /// position): each is expanded once and its count weighted by how many
+    /// move sequences reach it. On by default; `--hash 0` turns it off.
+    pub merge_transpositions: bool,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -118,6 +122,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             root_group_size: None,
             reserve_moves: None,
             runtime_checks: RuntimeChecks::Off,
+            merge_transpositions: true,
             fused_leaves: true,
             variant: Variant::default(),
         }
@@ -165,7 +170,7 @@ pub struct PerftParameters {
     pub base_offset: u32,
     pub scan_start: u32,
     pub scan_sums: u32,
-    pub reserved_0: u32,
+    pub merge_slots: u32,
     pub reserved_1: u32,
 }
 
@@ -185,6 +190,8 @@ pub struct PerftStatistics {
     pub level_parts: u64,
     /// Dispatches of the last-ply kernels.
     pub leaf_dispatches: u64,
+    /// Levels whose equal positions were merged.
+    pub merged_levels: u64,
 }
 
 /// Why a root group stopped before its end.
@@ -216,13 +223,21 @@ struct MemoryPlan {
     staging_bytes: u64,
     table_bytes: u64,
     record_bytes: u64,
+    merge: bool,
 }
 
 impl MemoryPlan {
     /// Bytes per arena slot: the record, its root tag, its scan word, a
-    /// share of the scan's block sums (rounded up) and at most one root total.
+    /// share of the scan's block sums (rounded up), at most one root total,
+    /// its multiplicity and (when merging) up to four bytes of merge table
+    /// twice over.
     fn bytes_per_slot(&self) -> u64 {
-        self.record_bytes + 4 + 4 + 1 + 8
+        self.record_bytes + 4 + 4 + 1 + 8 + 8 + if self.merge { 16 } else { 0 }
+    }
+
+    /// Entries of the merge table: twice the arena, rounded up to a power of two.
+    fn merge_slots(&self) -> u64 {
+        if self.merge { u64::from(self.capacity).next_power_of_two() * 2 } else { 4 }
     }
 
     fn new<G: PerftGame>(limits: &wgpu::Limits, options: &PerftOptions<G::Variant>) -> Result<MemoryPlan, GpuError> {
@@ -235,8 +250,14 @@ impl MemoryPlan {
             )));
         }
         let min_arena = 1 + u64::from(G::MAX_LEGAL_MOVES);
-        let mut plan =
-            MemoryPlan { capacity: 0, totals_capacity: 0, staging_bytes: STAGING_BYTES, table_bytes, record_bytes };
+        let mut plan = MemoryPlan {
+            capacity: 0,
+            totals_capacity: 0,
+            staging_bytes: STAGING_BYTES,
+            table_bytes,
+            record_bytes,
+            merge: options.merge_transpositions,
+        };
         let mut capacity = (binding / record_bytes).min(u64::from(u32::MAX) / 2);
         if let Some(limit) = options.memory_limit {
             plan.staging_bytes = (limit / 16).clamp(4096, STAGING_BYTES);
@@ -271,7 +292,8 @@ impl MemoryPlan {
     fn bytes(&self) -> u64 {
         let capacity = u64::from(self.capacity);
         self.table_bytes
-            + capacity * (self.record_bytes + 4)
+            + capacity * (self.record_bytes + 4 + 8)
+            + self.merge_slots() * 4
             + scan_words(self.capacity) * 4
             + u64::from(self.totals_capacity) * 8
             + self.staging_bytes
@@ -296,6 +318,8 @@ pub struct PerftEngine<G: PerftGame> {
     status: wgpu::Buffer,
     parameters: wgpu::Buffer,
     totals: wgpu::Buffer,
+    multiplicity: wgpu::Buffer,
+    merge_table: wgpu::Buffer,
     staging: Staging,
     bind_group: wgpu::BindGroup,
     plan: MemoryPlan,
@@ -354,7 +378,19 @@ impl<G: PerftGame> PerftEngine<G> {
                 Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
             );
             let staging = Staging::new(device, plan.staging_bytes);
-            let storage = [(0, &tables), (1, &arena), (2, &roots), (3, &scan), (5, &totals), (6, &status)];
+            let multiplicity = buffer(device, "perft multiplicity", capacity * 8, Usage::STORAGE | Usage::COPY_DST);
+            let merge_table =
+                buffer(device, "perft merge table", plan.merge_slots() * 4, Usage::STORAGE | Usage::COPY_DST);
+            let storage = [
+                (0, &tables),
+                (1, &arena),
+                (2, &roots),
+                (3, &scan),
+                (5, &totals),
+                (6, &status),
+                (8, &multiplicity),
+                (9, &merge_table),
+            ];
             let mut entries: Vec<wgpu::BindGroupEntry> = storage
                 .iter()
                 .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
@@ -382,6 +418,8 @@ impl<G: PerftGame> PerftEngine<G> {
                 status,
                 parameters,
                 totals,
+                multiplicity,
+                merge_table,
                 staging,
                 bind_group,
                 plan,
@@ -523,6 +561,9 @@ impl<G: PerftGame> PerftEngine<G> {
         queue.write_buffer(&self.totals, 0, &vec![0u8; group.len() * 8]);
         queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
         queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
+        // Each root is reached once.
+        let ones: Vec<u32> = (0..group.len()).flat_map(|_| [1, 0]).collect();
+        queue.write_buffer(&self.multiplicity, 0, bytemuck::cast_slice(&ones));
         let mut counted = Counted { roots: group.len(), progress, last_report: std::time::Instant::now() };
         self.process(0, group.len() as u32, depth, bound, &mut counted)?;
         let totals = self.read_totals(group.len())?;
@@ -589,6 +630,7 @@ impl<G: PerftGame> PerftEngine<G> {
             let total = self.read_total_and_status(total_slot)?;
             if total <= budget {
                 self.expand(part_start, part, level_end, 0);
+                self.merge(level_end, total);
                 self.process(level_end, total, remaining - 1, bound, counted)?;
             } else {
                 // The children do not fit at once: split the parents where they do.
@@ -609,6 +651,7 @@ impl<G: PerftGame> PerftEngine<G> {
                         last += 1;
                     }
                     self.expand(part_start + first as u32, (last - first) as u32, level_end, base);
+                    self.merge(level_end, end_of(last) - base);
                     self.process(level_end, end_of(last) - base, remaining - 1, bound, counted)?;
                     first = last;
                 }
@@ -621,6 +664,24 @@ impl<G: PerftGame> PerftEngine<G> {
     fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32) {
         let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
         self.dispatch("expand", parameters, count);
+    }
+
+    /// Merges the equal positions among arena slots `start..start + count`
+    /// (a level just written): a cleared hash table of at least twice their
+    /// number, then one invocation a slot.
+    fn merge(&mut self, start: u32, count: u32) {
+        if !self.options.merge_transpositions || count < 2 {
+            return;
+        }
+        let slots = (u64::from(count).next_power_of_two() * 2).min(self.plan.merge_slots());
+        let device = &self.context.device;
+        let encoder = self.batch.encoder.get_or_insert_with(|| {
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
+        });
+        encoder.clear_buffer(&self.merge_table, 0, Some(slots * 4));
+        let parameters = PerftParameters { start, count, merge_slots: slots as u32, ..Default::default() };
+        self.dispatch("merge_duplicates", parameters, count);
+        self.statistics.merged_levels += 1;
     }
 
     /// Exclusive prefix sum of scan words `data_start..data_start + count` in

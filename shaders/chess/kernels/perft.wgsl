@@ -7,7 +7,7 @@
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
 // One invocation per arena position, POSITION_WORKGROUP per workgroup on
 // the engine's two-dimensional grid: `expand` writes every child, in the
-// order of the move walk, tagged with the position's root;
+// order of the move walk, tagged with the position's root and multiplicity;
 // `count_leaves_fused` does the last two plies at once, playing each move and
 // adding the child's move count, so the deepest level is never stored. The
 // engine module brings `count_moves`, `count_leaves` and the scan, which ask
@@ -27,6 +27,30 @@ fn arena_position(slot: u32) -> Position {
     return board;
 }
 
+// The engine's hooks for merging equal positions: a hash of the position in
+// `slot` and whether two slots hold the same position (the move counters
+// aside: perft does not depend on them).
+fn perft_record_hash(slot: u32) -> u32 {
+    let record = arena[slot];
+    var hash = record.state * 0x9e3779b9u;
+    for (var plane = 0u; plane < 4u; plane++) {
+        hash = (hash ^ bitboard_low(record.planes[plane])) * 0x85ebca6bu;
+        hash = (hash ^ (hash >> 13u) ^ bitboard_high(record.planes[plane])) * 0xc2b2ae35u;
+    }
+    return hash ^ (hash >> 16u);
+}
+
+fn perft_record_equal(first: u32, second: u32) -> bool {
+    let a = arena[first];
+    let b = arena[second];
+    var same = a.state == b.state;
+    for (var plane = 0u; plane < 4u; plane++) {
+        same = same && bitboard_low(a.planes[plane]) == bitboard_low(b.planes[plane])
+            && bitboard_high(a.planes[plane]) == bitboard_high(b.planes[plane]);
+    }
+    return same;
+}
+
 // The engine's hook: the legal move count of the position in `slot`.
 fn perft_move_count(slot: u32) -> u32 {
     return legal_move_count(arena_position(slot));
@@ -43,8 +67,11 @@ fn expand(
         return;
     }
     let slot = parameters.start + index;
+    // A merged slot has no children: its count went to the equal position's.
+    if perft_merged(slot) {
+        return;
+    }
     let board = arena_position(slot);
-    let root = root_of[slot];
     let capacity = arrayLength(&arena);
     var output = child_slot(slot);
     var walk = move_walk_begin(board);
@@ -58,7 +85,7 @@ fn expand(
             return;
         }
         arena[output] = pack_position(play_step(board, step));
-        root_of[output] = root;
+        perft_tag_child(output, slot);
         output += 1u;
     }
 }
@@ -71,11 +98,12 @@ fn count_leaves_fused(
 ) {
     let index = grid_index(workgroup, groups, local);
     var root = NO_ROOT;
-    var value = 0u;
-    if index < parameters.count {
+    var weighted = vec2<u32>(0u, 0u);
+    if index < parameters.count && !perft_merged(parameters.start + index) {
         let slot = parameters.start + index;
         let board = arena_position(slot);
         root = root_of[slot];
+        var value = 0u;
         var walk = move_walk_begin(board);
         loop {
             let step = move_walk_next(board, &walk);
@@ -84,6 +112,7 @@ fn count_leaves_fused(
             }
             value += legal_move_count(play_step(board, step));
         }
+        weighted = perft_weight(slot, value);
     }
-    accumulate_by_root(local, root, value);
+    accumulate_by_root(local, root, weighted);
 }

@@ -28,6 +28,27 @@ fn arena_position(slot: u32) -> GoPosition {
     return go_unpack(arena[slot]);
 }
 
+// The engine's hooks for merging equal positions.
+fn perft_record_hash(slot: u32) -> u32 {
+    let record = arena[slot];
+    var hash = (record.ko ^ (record.to_move << 16u)) * 0x9e3779b9u;
+    for (var word = 0u; word < GO_WORDS; word++) {
+        hash = (hash ^ record.black[word]) * 0x85ebca6bu;
+        hash = (hash ^ (hash >> 13u) ^ record.white[word]) * 0xc2b2ae35u;
+    }
+    return hash ^ (hash >> 16u);
+}
+
+fn perft_record_equal(first: u32, second: u32) -> bool {
+    let a = arena[first];
+    let b = arena[second];
+    var same = a.ko == b.ko && a.to_move == b.to_move && a.size == b.size;
+    for (var word = 0u; word < 12u; word++) {
+        same = same && a.black[word] == b.black[word] && a.white[word] == b.white[word];
+    }
+    return same;
+}
+
 fn perft_move_count(slot: u32) -> u32 {
     let position = arena_position(slot);
     return go_count(go_legal(position, position.to_move));
@@ -44,11 +65,14 @@ fn expand(
         return;
     }
     let slot = parameters.start + index;
+    // A merged slot has no children: its count went to the equal position's.
+    if perft_merged(slot) {
+        return;
+    }
     let position = arena_position(slot);
     let color = position.to_move;
     var legal = go_legal(position, color);
     var output = child_slot(slot);
-    let root = root_of[slot];
     while !go_is_empty(legal) {
         let bit = go_first(legal);
         legal = go_and_not(legal, go_from_bit(bit));
@@ -59,7 +83,7 @@ fn expand(
         var child = position;
         go_play(&child, color, bit);
         arena[output] = go_pack(child);
-        root_of[output] = root;
+        perft_tag_child(output, slot);
         output += 1u;
     }
 }

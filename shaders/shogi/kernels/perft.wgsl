@@ -19,7 +19,7 @@ alias PerftRecord = PackedShogiPosition;
 
 // Where `for_each_child` puts its children, per invocation.
 var<private> emit_slot: u32;
-var<private> emit_root: u32;
+var<private> emit_parent: u32;
 
 fn emit(child: ShogiPosition) {
     if emit_slot >= arrayLength(&arena) {
@@ -27,7 +27,7 @@ fn emit(child: ShogiPosition) {
         return;
     }
     arena[emit_slot] = shogi_pack(child);
-    root_of[emit_slot] = emit_root;
+    perft_tag_child(emit_slot, emit_parent);
     emit_slot += 1u;
 }
 
@@ -79,6 +79,28 @@ fn for_each_child(position: ShogiPosition) {
     }
 }
 
+// The engine's hooks for merging equal positions (the move number aside).
+fn perft_record_hash(slot: u32) -> u32 {
+    var hash = (arena[slot].state ^ (arena[slot].hands.x * 0x27d4eb2du) ^ arena[slot].hands.y) * 0x9e3779b9u;
+    for (var plane = 0u; plane < 5u; plane++) {
+        let words = arena[slot].planes[plane];
+        hash = (hash ^ words.x) * 0x85ebca6bu;
+        hash = (hash ^ (hash >> 13u) ^ words.y) * 0xc2b2ae35u;
+        hash = (hash ^ (hash >> 16u) ^ words.z) * 0x85ebca6bu;
+    }
+    return hash ^ (hash >> 16u);
+}
+
+fn perft_record_equal(first: u32, second: u32) -> bool {
+    let a = arena[first];
+    let b = arena[second];
+    var same = a.state == b.state && all(a.hands == b.hands);
+    for (var plane = 0u; plane < 5u; plane++) {
+        same = same && all(a.planes[plane] == b.planes[plane]);
+    }
+    return same;
+}
+
 // The position in `slot`, with a fault raised when its side to move has no king.
 fn arena_position(slot: u32) -> ShogiPosition {
     let position = shogi_unpack(arena[slot]);
@@ -104,11 +126,15 @@ fn expand(
         return;
     }
     let slot = parameters.start + index;
+    // A merged slot has no children: its count went to the equal position's.
+    if perft_merged(slot) {
+        return;
+    }
     let position = arena_position(slot);
     if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
         return;
     }
     emit_slot = child_slot(slot);
-    emit_root = root_of[slot];
+    emit_parent = slot;
     for_each_child(position);
 }
