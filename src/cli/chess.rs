@@ -235,7 +235,9 @@ impl Engine {
                             return nodes;
                         }
                         // Root moves in parallel, progress as each finishes.
-                        root.legal_moves()
+                        let moves = root.legal_moves();
+                        progress.add_parts(moves.len() as u64);
+                        moves
                             .par_iter()
                             .map(|mv| {
                                 let child = root.make_move(*mv);
@@ -243,7 +245,7 @@ impl Engine {
                                     Some(table) => perft_hashed_parallel(&child, depth - 1, table),
                                     None => perft::perft_parallel(&child, depth - 1),
                                 };
-                                progress.add(nodes);
+                                progress.part_done(nodes);
                                 nodes
                             })
                             .sum()

@@ -151,6 +151,10 @@ pub fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
 pub struct Progress {
     bar: indicatif::ProgressBar,
     nodes: AtomicU64,
+    /// Independent parts of the work (root moves) and how many are done,
+    /// for the time left; 0 parts: unknown.
+    parts: AtomicU64,
+    parts_done: AtomicU64,
     started: Instant,
     quiet: bool,
 }
@@ -162,7 +166,26 @@ impl Progress {
             indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
-        Progress { bar, nodes: AtomicU64::new(0), started: Instant::now(), quiet }
+        Progress {
+            bar,
+            nodes: AtomicU64::new(0),
+            parts: AtomicU64::new(0),
+            parts_done: AtomicU64::new(0),
+            started: Instant::now(),
+            quiet,
+        }
+    }
+
+    /// Adds `parts` more parts the work is made of (the time left is
+    /// estimated from the share of parts done).
+    pub fn add_parts(&self, parts: u64) {
+        self.parts.fetch_add(parts, Ordering::Relaxed);
+    }
+
+    /// One part finished, with its nodes.
+    pub fn part_done(&self, nodes: u64) {
+        self.parts_done.fetch_add(1, Ordering::Relaxed);
+        self.add(nodes);
     }
 
     pub fn nodes(&self) -> u64 {
@@ -188,7 +211,17 @@ impl Progress {
             self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             self.bar.enable_steady_tick(std::time::Duration::from_millis(200));
         }
-        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s", nodes as f64 / seconds / 1e6));
+        let (parts, done) = (self.parts.load(Ordering::Relaxed), self.parts_done.load(Ordering::Relaxed));
+        let left = if parts > 0 && done > 0 && done <= parts {
+            let remaining = seconds * (parts - done) as f64 / done as f64;
+            format!(
+                ", {done}/{parts} parts, about {} left",
+                indicatif::HumanDuration(std::time::Duration::from_secs_f64(remaining))
+            )
+        } else {
+            String::new()
+        };
+        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s{left}", nodes as f64 / seconds / 1e6));
     }
 
     /// Clears the bar and prints the summary line.
