@@ -150,6 +150,21 @@ fn perft_merged(slot: u32) -> bool {
     return all(slot_multiplicity(slot) == vec2<u32>(0u, 0u));
 }
 
+// The arena slot an invocation of a game's `expand` works on, or NO_ROOT
+// when it has none: past the dispatch's positions, or merged into an equal
+// position (whose count it went to), which has no children.
+fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return NO_ROOT;
+    }
+    let slot = parameters.start + index;
+    if perft_merged(slot) {
+        return NO_ROOT;
+    }
+    return slot;
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn count_moves(
     @builtin(workgroup_id) workgroup: vec3<u32>,

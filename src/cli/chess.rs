@@ -35,6 +35,13 @@ pub struct PerftArgs {
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
     max_depth: Option<u32>,
+    #[command(flatten)]
+    counting: CountingArgs,
+}
+
+/// Where and how perft counts: what `perft` and `perft run-unit` share.
+#[derive(clap::Args, Clone, Copy)]
+pub struct CountingArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -108,19 +115,8 @@ pub enum PerftAction {
     RunUnit {
         /// The unit file.
         unit: std::path::PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-        /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
-        #[arg(long, value_enum, default_value_t = Backend::Auto)]
-        backend: Backend,
         #[command(flatten)]
-        hash: HashArgs,
-        /// No progress bar on stderr.
-        #[arg(long, short)]
-        quiet: bool,
-        #[command(flatten)]
-        shaders: ShaderArgs,
+        counting: CountingArgs,
     },
     /// Check that every unit of a split has a valid result and print the total.
     Merge {
@@ -185,13 +181,8 @@ enum Engine {
 
 impl Engine {
     /// `depth`: the deepest perft this engine will count (sizes the transposition table).
-    fn open(
-        backend: Backend,
-        threads: Option<u32>,
-        shaders: ShaderArgs,
-        hash: HashArgs,
-        depth: u32,
-    ) -> Result<Engine, UsageError> {
+    fn open(counting: CountingArgs, depth: u32) -> Result<Engine, UsageError> {
+        let CountingArgs { threads, backend, hash, shaders, .. } = counting;
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;
@@ -275,9 +266,7 @@ pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, UsageError> 
             );
             Ok(ExitCode::SUCCESS)
         }
-        Some(PerftAction::RunUnit { unit, threads, backend, hash, quiet, shaders }) => {
-            run_unit(&unit, threads, backend, hash, quiet, shaders)
-        }
+        Some(PerftAction::RunUnit { unit, counting }) => run_unit(&unit, counting),
         Some(PerftAction::Merge { folder }) => match units::merge(&folder) {
             Ok(nodes) => {
                 println!("Nodes searched: {nodes}");
@@ -301,22 +290,15 @@ fn parse_fen_argument(fen: Option<&str>) -> Result<Position, UsageError> {
     }
 }
 
-fn run_unit(
-    path: &std::path::Path,
-    threads: Option<u32>,
-    backend: Backend,
-    hash: HashArgs,
-    quiet: bool,
-    shaders: ShaderArgs,
-) -> Result<ExitCode, UsageError> {
+fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, UsageError> {
     // Check the unit (and an existing result) before opening a device.
     let unit = units::read_unit(path)?;
     if let Ok(nodes) = units::read_result(&units::result_path(path), &unit.checksum) {
         println!("{}: already counted, {nodes} nodes", path.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let mut engine = Engine::open(backend, threads, shaders, hash, unit.remaining)?;
-    let bar = unit_progress(unit.positions.len() as u64, quiet);
+    let mut engine = Engine::open(counting, unit.remaining)?;
+    let bar = unit_progress(unit.positions.len() as u64, counting.quiet);
     let outcome = units::run_unit(path, |unit| -> Result<Vec<u64>, String> {
         let progress = Progress::new(true);
         let mut counts = Vec::with_capacity(unit.positions.len());
@@ -399,12 +381,12 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
             .unwrap_or(0),
         None => arguments.depth,
     };
-    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.shaders, arguments.hash, deepest)?;
+    let mut engine = Engine::open(arguments.counting, deepest)?;
     if let Some((entries, positions)) = suite {
-        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.quiet);
+        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet);
     }
     let position = position.unwrap_or_default();
-    let progress = Progress::new(arguments.quiet);
+    let progress = Progress::new(arguments.counting.quiet);
     let mut stdout = std::io::stdout().lock();
     let nodes = if arguments.divide {
         let counts = engine.divide(&position, arguments.depth, &progress)?;
@@ -501,7 +483,8 @@ pub fn run_perftree(
     if depth == 0 {
         return Err(UsageError("DEPTH must be at least 1".to_owned()));
     }
-    let mut engine = Engine::open(backend, None, shaders, HashArgs { mebibytes: None }, depth)?;
+    let counting = CountingArgs { threads: None, backend, hash: HashArgs { mebibytes: None }, quiet: true, shaders };
+    let mut engine = Engine::open(counting, depth)?;
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {

@@ -62,13 +62,8 @@ fn expand(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
-        return;
-    }
-    let slot = parameters.start + index;
-    // A merged slot has no children: its count went to the equal position's.
-    if perft_merged(slot) {
+    let slot = expand_slot(workgroup, groups, local);
+    if slot == NO_ROOT {
         return;
     }
     let board = arena_position(slot);
