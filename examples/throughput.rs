@@ -166,6 +166,35 @@ struct Row {
     checked: Option<&'static str>,
 }
 
+impl Row {
+    /// A row of `amount` nodes (or positions, or playouts) counted in
+    /// `seconds`, with no GPU timings.
+    fn counted(
+        section: &'static str,
+        engine: String,
+        workload: &str,
+        size: u64,
+        amount: f64,
+        seconds: f64,
+        checked: Option<&'static str>,
+    ) -> Row {
+        Row {
+            section,
+            engine,
+            workload: workload.to_owned(),
+            size,
+            rate: amount / seconds,
+            amount,
+            seconds,
+            upload_ms: None,
+            dispatch_ms: None,
+            gpu_ms: None,
+            readback_ms: None,
+            checked,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
     section: &'a str,
@@ -408,19 +437,16 @@ fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     shogi_gpu_rows(depth);
     [("gpu-movegen 1 thread", ours), ("shunsai 1 thread", theirs)]
         .into_iter()
-        .map(|(engine, time)| Row {
-            section: "shogi",
-            engine: engine.to_owned(),
-            workload: "start position".to_owned(),
-            size: u64::from(depth),
-            rate: nodes as f64 / time,
-            amount: nodes as f64,
-            seconds: time,
-            upload_ms: None,
-            dispatch_ms: None,
-            gpu_ms: None,
-            readback_ms: None,
-            checked: Some("shunsai"),
+        .map(|(engine, time)| {
+            Row::counted(
+                "shogi",
+                engine.to_owned(),
+                "start position",
+                u64::from(depth),
+                nodes as f64,
+                time,
+                Some("shunsai"),
+            )
         })
         .collect()
 }
@@ -466,40 +492,11 @@ fn deep_section(depth: u32, hash: u64, rounds: usize) -> Vec<Row> {
         for (engine, time) in
             [(format!("{threads} threads, no table"), plain), (format!("{threads} threads, {hash} MiB table"), hashed)]
         {
-            rows.push(Row {
-                section: "deep",
-                engine,
-                workload: "start position".to_owned(),
-                size: u64::from(depth),
-                rate: nodes as f64 / time,
-                amount: nodes as f64,
-                seconds: time,
-                upload_ms: None,
-                dispatch_ms: None,
-                gpu_ms: None,
-                readback_ms: None,
-                checked: Some(if expected.is_some() { "published" } else { "each other" }),
-            });
+            let checked = Some(if expected.is_some() { "published" } else { "each other" });
+            rows.push(Row::counted("deep", engine, "start position", u64::from(depth), nodes as f64, time, checked));
         }
     }
     rows
-}
-
-fn go_row(engine: String, workload: &str, size: u32, amount: f64, seconds: f64, checked: Option<&'static str>) -> Row {
-    Row {
-        section: "go",
-        engine,
-        workload: workload.to_owned(),
-        size: u64::from(size),
-        rate: amount / seconds,
-        amount,
-        seconds,
-        upload_ms: None,
-        dispatch_ms: None,
-        gpu_ms: None,
-        readback_ms: None,
-        checked,
-    }
 }
 
 fn go_section(position_count: usize, playout_count: u32, gpu_playout_count: u32) -> (Option<String>, Vec<Row>) {
@@ -547,10 +544,26 @@ fn go_section(position_count: usize, playout_count: u32, gpu_playout_count: u32)
             rate(all),
             gpu.map_or("-".to_owned(), rate)
         );
-        rows.push(go_row("cpu 1 thread".into(), "legal bitmaps", size, amount, one, Some("cpu")));
-        rows.push(go_row(format!("cpu {threads} threads"), "legal bitmaps", size, amount, all, Some("cpu")));
+        rows.push(Row::counted(
+            "go",
+            "cpu 1 thread".into(),
+            "legal bitmaps",
+            u64::from(size),
+            amount,
+            one,
+            Some("cpu"),
+        ));
+        rows.push(Row::counted(
+            "go",
+            format!("cpu {threads} threads"),
+            "legal bitmaps",
+            u64::from(size),
+            amount,
+            all,
+            Some("cpu"),
+        ));
         if let Some(time) = gpu {
-            rows.push(go_row("gpu".into(), "legal bitmaps", size, amount, time, Some("cpu")));
+            rows.push(Row::counted("go", "gpu".into(), "legal bitmaps", u64::from(size), amount, time, Some("cpu")));
         }
         // Playouts from the empty board.
         let scale = if size == 9 { 1 } else { 10 };
@@ -591,10 +604,26 @@ fn go_section(position_count: usize, playout_count: u32, gpu_playout_count: u32)
             f64::from(count) / all,
             gpu.map_or("-".to_owned(), |time| format!("{:.0}", f64::from(gpu_count) / time))
         );
-        rows.push(go_row("cpu 1 thread".into(), "playouts", size, f64::from(count), one, None));
-        rows.push(go_row(format!("cpu {threads} threads"), "playouts", size, f64::from(count), all, None));
+        rows.push(Row::counted("go", "cpu 1 thread".into(), "playouts", u64::from(size), f64::from(count), one, None));
+        rows.push(Row::counted(
+            "go",
+            format!("cpu {threads} threads"),
+            "playouts",
+            u64::from(size),
+            f64::from(count),
+            all,
+            None,
+        ));
         if let Some(time) = gpu {
-            rows.push(go_row("gpu".into(), "playouts", size, f64::from(gpu_count), time, Some("cpu")));
+            rows.push(Row::counted(
+                "go",
+                "gpu".into(),
+                "playouts",
+                u64::from(size),
+                f64::from(gpu_count),
+                time,
+                Some("cpu"),
+            ));
         }
     }
     (adapter, rows)
@@ -638,20 +667,8 @@ fn cpu_section(rounds: usize) -> Vec<Row> {
         for (engine, time) in
             [("gpu-movegen 1 thread", ours), ("cozy-chess 1 thread", cozy), ("shakmaty 1 thread", shakmaty_time)]
         {
-            rows.push(Row {
-                section: "cpu",
-                engine: engine.to_owned(),
-                workload: name.to_owned(),
-                size: u64::from(depth),
-                rate: node_count as f64 / time,
-                amount: node_count as f64,
-                seconds: time,
-                upload_ms: None,
-                dispatch_ms: None,
-                gpu_ms: None,
-                readback_ms: None,
-                checked: Some("cozy-chess, shakmaty"),
-            });
+            let checked = Some("cozy-chess, shakmaty");
+            rows.push(Row::counted("cpu", engine.to_owned(), name, u64::from(depth), node_count as f64, time, checked));
         }
         println!(
             "{name:<16} {depth:>5} {node_count:>13} {:>10.1} {:>10.1} {:>13.1} {:>13.2} {:>11.2}",
