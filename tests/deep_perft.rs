@@ -152,3 +152,19 @@ fn tempfile_folder(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&folder);
     folder
 }
+
+#[test]
+fn merge_refuses_a_total_past_2_to_the_128_rather_than_wrapping() {
+    let folder = tempfile_folder("overflow");
+    let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
+    let manifest = units::split(&kiwipete, 3, 1, 2, &folder).unwrap();
+    // Two forged results with valid checksums, each near 2^128.
+    for (name, checksum) in &manifest.units {
+        let body = format!("gpu-movegen perft result 1\nunit {name} {checksum}\nnodes {}\n", u128::MAX - 1);
+        let digest: String =
+            <sha2::Sha256 as sha2::Digest>::digest(body.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect();
+        std::fs::write(folder.join(format!("{name}.result")), format!("{body}checksum {digest}\n")).unwrap();
+    }
+    let problems = units::merge(&folder).unwrap_err();
+    assert!(problems.iter().any(|problem| problem.contains("passes 2^128")), "{problems:?}");
+}

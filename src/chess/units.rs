@@ -181,7 +181,8 @@ pub fn read_manifest(folder: &Path) -> Result<Manifest, UnitError> {
     let count: usize = number(&path, field(&path, lines.next(), "units")?, "unit count")?;
     let positions = number(&path, field(&path, lines.next(), "positions")?, "position count")?;
     let sequences = number(&path, field(&path, lines.next(), "sequences")?, "sequence count")?;
-    let mut units = Vec::with_capacity(count);
+    // The count is the file's word: room for the lines there are, no more.
+    let mut units = Vec::with_capacity(count.min(lines.len()));
     for line in lines {
         let entry = line.strip_prefix("unit ").ok_or_else(|| invalid(&path, format!("unexpected line '{line}'")))?;
         let (name, checksum) =
@@ -217,7 +218,7 @@ pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
     let split_depth: u32 = number(path, field(path, lines.next(), "split-depth")?, "split depth")?;
     field(path, lines.next(), "unit")?;
     let count: usize = number(path, field(path, lines.next(), "positions")?, "position count")?;
-    let mut positions = Vec::with_capacity(count);
+    let mut positions = Vec::with_capacity(count.min(lines.len()));
     for line in lines {
         let (fen, multiplicity) = line.rsplit_once(' ').ok_or_else(|| invalid(path, format!("bad line '{line}'")))?;
         let position = Position::from_fen(fen).map_err(|error| invalid(path, format!("bad FEN '{fen}': {error}")))?;
@@ -278,12 +279,14 @@ pub fn run_unit<E: std::fmt::Display>(
     if counts.len() != unit.positions.len() {
         return Err(UnitError::Plan(format!("counting {}: a count is missing", path.display())));
     }
-    let nodes: u128 = unit
+    let nodes = unit
         .positions
         .iter()
         .zip(&counts)
-        .map(|((_, multiplicity), count)| u128::from(*multiplicity) * u128::from(*count))
-        .sum();
+        .try_fold(0u128, |total, ((_, multiplicity), count)| {
+            total.checked_add(u128::from(*multiplicity) * u128::from(*count))
+        })
+        .ok_or_else(|| invalid(path, "the unit's total passes 2^128"))?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let body = format!("{RESULT_HEADER}\nunit {name} {}\nnodes {nodes}\n", unit.checksum);
     write_atomically(&result, with_checksum(body).as_bytes())?;
@@ -303,7 +306,10 @@ pub fn merge(folder: &Path) -> Result<u128, Vec<String>> {
             continue;
         }
         match read_result(&path, checksum) {
-            Ok(nodes) => total += nodes,
+            Ok(nodes) => match total.checked_add(nodes) {
+                Some(sum) => total = sum,
+                None => problems.push(format!("{name}: the total passes 2^128 with this result")),
+            },
             Err(error) => problems.push(format!("{name}: invalid result: {error}")),
         }
     }

@@ -1,0 +1,138 @@
+//! Input from outside never panics: random bytes and mutated valid input
+//! fed to the GTP engine, the SGF reader, Go move lists and vertices, and
+//! the work-unit, manifest and result files (also with a valid checksum, so
+//! that the parsers behind it are reached).
+
+use gpu_movegen::chess::units;
+use gpu_movegen::go::Position;
+use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+use gpu_movegen::go::sgf::read_sgf;
+use proptest::prelude::*;
+use sha2::{Digest, Sha256};
+
+fn engine() -> GtpEngine<CpuPlayouts> {
+    GtpEngine::new(CpuPlayouts, SearchSettings { playouts: 8, time: None, seed: 1 })
+}
+
+/// A GTP line: a known command with arbitrary words, or anything at all.
+fn gtp_line() -> impl Strategy<Value = String> {
+    let commands = prop::sample::select(vec![
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "undo",
+        "genmove",
+        "showboard",
+        "list_stones",
+        "all_legal",
+        "is_legal",
+        "countlib",
+        "captures",
+        "final_score",
+        "known_command",
+        "name",
+        "protocol_version",
+        "version",
+        "list_commands",
+        "frobnicate",
+    ]);
+    let word = prop::sample::select(vec![
+        "b", "w", "black", "WHITE", "x", "pass", "A1", "e5", "T19", "J10", "Z99", "I3", "5", "0", "19", "25", "-1",
+        "6.5", "nan", "inf", "1e400", "", "#", "\t", "\u{7}", "é",
+    ]);
+    prop_oneof![
+        (prop::option::of(0u32..100), commands, prop::collection::vec(word, 0..4)).prop_map(|(id, command, words)| {
+            let id = id.map_or(String::new(), |id| format!("{id} "));
+            format!("{id}{command} {}", words.join(" "))
+        }),
+        any::<String>(),
+    ]
+}
+
+fn with_checksum(body: &str) -> String {
+    let digest: String = Sha256::digest(body.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("{body}checksum {digest}\n")
+}
+
+fn temporary(name: &str) -> std::path::PathBuf {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-untrusted-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn gtp_answers_every_line_and_keeps_answering(lines in prop::collection::vec(gtp_line(), 1..12)) {
+        let mut engine = engine();
+        for line in &lines {
+            if let Some(reply) = engine.handle(line) {
+                prop_assert!(reply.text.starts_with('=') || reply.text.starts_with('?'), "{line:?}: {:?}", reply.text);
+                prop_assert!(reply.text.ends_with("\n\n"), "{line:?}: {:?}", reply.text);
+            }
+        }
+        prop_assert!(engine.handle("protocol_version").unwrap().text == "= 2\n\n");
+    }
+
+    #[test]
+    fn sgf_of_random_text_is_refused_or_read(text in any::<String>()) {
+        let _ = read_sgf(&text);
+    }
+
+    #[test]
+    fn mutated_sgf_is_refused_or_read(cut in 0usize..80, insert in "[A-Za-z\\[\\]\\(\\);:0-9]{0,6}") {
+        let valid = "(;FF[4]GM[1]SZ[9]KM[6.5]AB[aa][bb]AW[cc]PL[W];W[ee];B[];W[dd](;B[ff])(;B[gg]))";
+        let at = cut.min(valid.len());
+        let text = format!("{}{insert}{}", &valid[..at], &valid[at..]);
+        let _ = read_sgf(&text);
+    }
+
+    #[test]
+    fn go_moves_and_vertices_of_random_text(size in 0u32..30, text in any::<String>(), vertex in any::<String>()) {
+        let _ = Position::from_moves(size, &text);
+        if let Ok(position) = Position::new(size) {
+            let _ = position.parse_vertex(&vertex);
+        }
+    }
+
+    #[test]
+    fn unit_files_of_random_bytes_are_refused(bytes in prop::collection::vec(any::<u8>(), 0..400), checksummed in any::<bool>()) {
+        let folder = temporary("bytes");
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let contents = if checksummed { with_checksum(&text) } else { text };
+        let unit = folder.join("unit-0000");
+        std::fs::write(&unit, &contents).unwrap();
+        std::fs::write(folder.join(units::MANIFEST), &contents).unwrap();
+        std::fs::write(units::result_path(&unit), &contents).unwrap();
+        let _ = units::read_unit(&unit);
+        let _ = units::read_manifest(&folder);
+        let _ = units::read_result(&units::result_path(&unit), "0");
+        let _ = units::merge(&folder);
+    }
+
+    #[test]
+    fn checksummed_headers_with_any_numbers_are_refused_or_read(
+        count in any::<u64>(), depth in any::<u32>(), split in any::<u32>(), nodes in any::<u128>(),
+    ) {
+        let folder = temporary("headers");
+        let unit = folder.join("unit-0000");
+        let body = format!(
+            "gpu-movegen perft unit 1\nroot x\ndepth {depth}\nsplit-depth {split}\nunit 0 of 1\npositions {count}\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {count}\n"
+        );
+        std::fs::write(&unit, with_checksum(&body)).unwrap();
+        let _ = units::read_unit(&unit);
+        let manifest = format!(
+            "gpu-movegen perft manifest 1\nroot x\ndepth {depth}\nsplit-depth {split}\nunits {count}\npositions {count}\n\
+             sequences {nodes}\nunit unit-0000 ab\n"
+        );
+        std::fs::write(folder.join(units::MANIFEST), with_checksum(&manifest)).unwrap();
+        let _ = units::read_manifest(&folder);
+        let result = format!("gpu-movegen perft result 1\nunit unit-0000 ab\nnodes {nodes}\n");
+        std::fs::write(units::result_path(&unit), with_checksum(&result)).unwrap();
+        let _ = units::read_result(&units::result_path(&unit), "ab");
+        let _ = units::merge(&folder);
+    }
+}
