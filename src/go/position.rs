@@ -290,6 +290,15 @@ impl Position {
         with_board!(self, |board, geometry| widen(board.playout_moves(&geometry, color)))
     }
 
+    /// [`Position::legal_words`] and [`Position::playout_words`] together,
+    /// the legal points computed once.
+    pub fn move_words(&self, color: Color) -> ([u64; MAX_WORDS], [u64; MAX_WORDS]) {
+        with_board!(self, |board, geometry| {
+            let legal = board.legal(&geometry, color);
+            (widen(legal), widen(legal & !board.eyes(&geometry, color)))
+        })
+    }
+
     /// The one-point eyes of `color` (rule 2/4), as bitmap words.
     pub fn eye_words(&self, color: Color) -> [u64; MAX_WORDS] {
         with_board!(self, |board, geometry| widen(board.eyes(&geometry, color)))

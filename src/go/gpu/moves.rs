@@ -19,7 +19,8 @@ impl GoPositionMoves {
     /// The CPU reference's answer in the same shape.
     pub fn from_cpu(position: &Position) -> GoPositionMoves {
         let color = position.to_move();
-        GoPositionMoves { legal: position.legal_words(color), playout: position.playout_words(color) }
+        let (legal, playout) = position.move_words(color);
+        GoPositionMoves { legal, playout }
     }
 }
 
