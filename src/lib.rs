@@ -33,8 +33,11 @@ pub mod random;
 pub mod shogi;
 
 // Chess, the first game, keeps its short paths at the crate root.
-pub use chess::board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, START_FEN, Square};
-pub use chess::movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves};
+pub use chess::board::{
+    Bitboard, CastlingNotation, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Position, START_FEN,
+    Square, UciMove,
+};
+pub use chess::movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves, SpecialSquares};
 pub use chess::{board, movegen, perft, pseudo_legal, random_play, sliders, suite, tables};
 pub use error::{Error, FenError, MoveError, SuiteError};
 /// The wgpu this crate is built on, for callers that bring their own device.

@@ -1,40 +1,39 @@
 //! The CPU reference against cozy-chess on positions reached by seeded
-//! random play: the same legal moves at depth 1 and the same perft(3).
+//! random play, standard chess and Chess960: the same legal moves at depth 1
+//! and the same perft(3).
 
 mod common;
 
 use std::collections::BTreeSet;
 
-use gpu_movegen::{Position, perft};
+use gpu_movegen::{CastlingNotation, Move, MoveKind, Position, perft};
 
-fn cozy_board(position: &Position) -> cozy_chess::Board {
-    cozy_chess::Board::from_fen(&position.to_fen(), false)
-        .unwrap_or_else(|error| panic!("cozy-chess rejects {}: {error:?}", position.to_fen()))
+/// Chess960 positions go over in Shredder-FEN, which cozy-chess reads
+/// without X-FEN's outermost-rook rule.
+fn cozy_board(position: &Position, chess960: bool) -> cozy_chess::Board {
+    let fen = if chess960 { position.to_fen_with(CastlingNotation::Shredder) } else { position.to_fen() };
+    cozy_chess::Board::from_fen(&fen, chess960).unwrap_or_else(|error| panic!("cozy-chess rejects {fen}: {error:?}"))
 }
 
-/// cozy-chess writes castling as the king taking its own rook; UCI (and
-/// this crate) write the king's two-square move.
-fn cozy_uci(board: &cozy_chess::Board, mv: cozy_chess::Move) -> String {
-    let is_castle =
-        board.piece_on(mv.from) == Some(cozy_chess::Piece::King) && board.color_on(mv.to) == Some(board.side_to_move());
-    if is_castle {
-        let file = if mv.to.file() > mv.from.file() { cozy_chess::File::G } else { cozy_chess::File::C };
-        let to = cozy_chess::Square::new(file, mv.to.rank());
-        format!("{}{}", mv.from, to)
-    } else {
-        mv.to_string()
-    }
-}
-
+/// cozy-chess writes castling as the king taking its own rook, as
+/// `Move::uci(true)` does.
 fn cozy_moves(board: &cozy_chess::Board) -> BTreeSet<String> {
     let mut moves = BTreeSet::new();
     board.generate_moves(|piece_moves| {
         for mv in piece_moves {
-            moves.insert(cozy_uci(board, mv));
+            moves.insert(mv.to_string());
         }
         false
     });
     moves
+}
+
+/// Legal moves and perft(3) equal cozy-chess's in every position.
+fn assert_agrees_with_cozy(position: &Position, chess960: bool) {
+    let board = cozy_board(position, chess960);
+    let ours: BTreeSet<String> = position.legal_moves().iter().map(|mv| mv.uci(true).to_string()).collect();
+    assert_eq!(ours, cozy_moves(&board), "legal moves differ in {}", position.to_fen());
+    assert_eq!(perft::perft(position, 3), cozy_perft(&board, 3), "perft(3) differs in {}", position.to_fen());
 }
 
 fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
@@ -72,21 +71,48 @@ fn move_sets_and_perft3_match_cozy_chess_on_random_positions() {
     // checks, double checks, en passant squares, castling rights, promotions available
     let mut special = [0usize; 5];
     for position in &positions {
-        let board = cozy_board(position);
-        let ours: BTreeSet<String> = position.legal_moves().iter().map(|mv| mv.to_string()).collect();
-        let theirs = cozy_moves(&board);
-        assert_eq!(ours, theirs, "legal moves differ in {}", position.to_fen());
-        assert_eq!(perft::perft(position, 3), cozy_perft(&board, 3), "perft(3) differs in {}", position.to_fen());
+        assert_agrees_with_cozy(position, false);
 
         special[0] += usize::from(position.in_check());
         special[1] += usize::from(position.checkers().has_several());
         special[2] += usize::from(position.en_passant().is_some());
-        special[3] += usize::from(position.castling_rights().bits() != 0);
+        special[3] += usize::from(!position.castling_rights().is_empty());
         special[4] += usize::from(position.legal_moves().iter().any(|mv| mv.promotion().is_some()));
     }
     // The sample must exercise the special rules, or agreeing proves little.
     // Double checks are rare in random play; a handful is enough to catch a rule slip.
     let minimum = [100, 5, 100, 100, 50];
+    assert!(
+        special.iter().zip(minimum).all(|(&count, minimum)| count >= minimum),
+        "too few special positions: {special:?}"
+    );
+}
+
+#[test]
+fn chess960_move_sets_and_perft3_match_cozy_chess_on_random_positions() {
+    // Every start position and the suite's, each walked at random four times,
+    // plus every position in check or with an en passant square passed on the way.
+    let mut roots = common::chess960_starts();
+    roots.extend(common::chess960_suite_positions());
+    let mut positions = common::random_walks(&roots, 4, 40, 0x960_2026, |position| {
+        position.in_check() || position.en_passant().is_some()
+    });
+    positions.extend(&roots);
+    assert!(positions.len() >= 5_000, "{}", positions.len());
+
+    // Castling available, castling only by king takes rook's notation, in check, en passant.
+    let mut special = [0usize; 4];
+    for position in &positions {
+        assert_agrees_with_cozy(position, true);
+        let castles: Vec<Move> =
+            position.legal_moves().into_iter().filter(|mv| mv.kind() == MoveKind::Castling).collect();
+        special[0] += usize::from(!castles.is_empty());
+        special[1] += usize::from(castles.iter().any(|mv| !mv.is_standard_castling()));
+        special[2] += usize::from(position.in_check());
+        special[3] += usize::from(position.en_passant().is_some());
+    }
+    eprintln!("positions: {}, special: {special:?}", positions.len());
+    let minimum = [3_000, 3_000, 2_000, 10_000];
     assert!(
         special.iter().zip(minimum).all(|(&count, minimum)| count >= minimum),
         "too few special positions: {special:?}"

@@ -3,7 +3,7 @@
 
 mod common;
 
-use gpu_movegen::{Color, FenError, Position, Square};
+use gpu_movegen::{CastlingNotation, CastlingSide, Color, FenError, Position, Square};
 use proptest::prelude::*;
 
 fn error_of(fen: &str) -> FenError {
@@ -65,29 +65,110 @@ fn bad_side_to_move() {
 
 #[test]
 fn bad_castling_field() {
-    for field in ["QK", "KK", "x", "KQkqK", "HAha"] {
+    for field in ["x", "KQkqK", "", "K-", "1"] {
         let fen = format!("r3k2r/8/8/8/8/8/8/R3K2R w {field} - 0 1");
-        assert_eq!(error_of(&fen), FenError::CastlingSyntax { found: field.into() }, "{fen}");
+        if field.is_empty() {
+            // An empty field leaves five fields.
+            assert_eq!(error_of(&fen), FenError::FieldCount { found: 5 });
+            continue;
+        }
+        let error = error_of(&fen);
+        assert_eq!(error, FenError::CastlingSyntax { found: field.into() }, "{fen}");
+        assert!(error.to_string().contains("Shredder-FEN"));
     }
 }
 
 #[test]
-fn castling_right_without_king_or_rook() {
+fn castling_rights_name_their_problem() {
     assert_eq!(
         error_of("r3k2r/8/8/8/8/8/4K3/R6R w K - 0 1"),
-        FenError::CastlingWithoutKing { right: 'K', color: Color::White, square: Square::E1 }
+        FenError::CastlingKingOffBackRank { right: 'K', color: Color::White, king: Square::E2 }
     );
     assert_eq!(
-        error_of("r3k2r/8/8/8/8/8/8/1R2K2R w Q - 0 1"),
-        FenError::CastlingWithoutRook { right: 'Q', color: Color::White, square: Square::A1 }
+        error_of("r3k2r/8/8/8/8/8/8/4K2R w Q - 0 1"),
+        FenError::CastlingNoRookOnSide { right: 'Q', color: Color::White, side: CastlingSide::Queen, king: Square::E1 }
     );
     let error = error_of("r3k3/8/8/8/8/8/8/R3K2R w k - 0 1");
-    assert_eq!(error, FenError::CastlingWithoutRook { right: 'k', color: Color::Black, square: Square::H8 });
-    assert!(error.to_string().contains("black rook on h8"));
     assert_eq!(
-        error_of("r2k3r/8/8/8/8/8/8/R3K2R w q - 0 1"),
-        FenError::CastlingWithoutKing { right: 'q', color: Color::Black, square: Square::E8 }
+        error,
+        FenError::CastlingNoRookOnSide { right: 'k', color: Color::Black, side: CastlingSide::King, king: Square::E8 }
     );
+    assert!(error.to_string().contains("black rook on the back rank on the king side of the king on e8"), "{error}");
+    let error = error_of("r3k2r/8/8/8/8/8/8/R3K2R w G - 0 1");
+    assert_eq!(error, FenError::CastlingWithoutRook { right: 'G', color: Color::White, square: Square::G1 });
+    assert!(error.to_string().contains("white rook on g1"));
+    // Named twice: as X-FEN's outermost rook and by its file, or the same letter again.
+    assert_eq!(
+        error_of("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1"),
+        FenError::CastlingRepeated { right: 'H', color: Color::White, square: Square::H1 }
+    );
+    assert_eq!(
+        error_of("r3k2r/8/8/8/8/8/8/R3K2R w kk - 0 1"),
+        FenError::CastlingRepeated { right: 'k', color: Color::Black, square: Square::H8 }
+    );
+    // Two rooks on one side of the king: the king is not between them.
+    let error = error_of("4k3/8/8/8/8/8/8/4KRR1 w GF - 0 1");
+    assert_eq!(
+        error,
+        FenError::CastlingSameSide {
+            first: 'G',
+            second: 'F',
+            color: Color::White,
+            side: CastlingSide::King,
+            king: Square::E1
+        }
+    );
+    assert!(error.to_string().contains("must stand between"));
+    // A king on a corner has no rook beyond it.
+    assert_eq!(
+        error_of("4k3/8/8/8/8/8/8/K6R w Q - 0 1"),
+        FenError::CastlingNoRookOnSide { right: 'Q', color: Color::White, side: CastlingSide::Queen, king: Square::A1 }
+    );
+}
+
+#[test]
+fn castling_fields_in_all_three_notations_read_the_same() {
+    // Standard, X-FEN and Shredder-FEN spellings of the same rights.
+    let spellings = [
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w Ha - 0 1"),
+        // X-FEN's K and Q are the outermost rooks; an inner rook takes its file letter.
+        ("4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w A - 0 1"),
+        ("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1"),
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ),
+    ];
+    for (x_fen, shredder) in spellings {
+        let position = Position::from_fen(x_fen).unwrap();
+        assert_eq!(Position::from_fen(shredder).unwrap(), position, "{x_fen} and {shredder}");
+        assert_eq!(position.to_fen_with(CastlingNotation::Shredder), shredder);
+    }
+    let inner = Position::from_fen("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+    assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+    assert_eq!(
+        Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1").unwrap().to_fen(),
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    );
+}
+
+#[test]
+fn chess960_positions_round_trip_in_x_fen_and_shredder_fen() {
+    let mut roots = common::chess960_starts();
+    roots.extend(common::chess960_suite_positions());
+    let positions = common::random_positions(&roots, 2, 40, 960);
+    let mut with_rights = 0;
+    for position in roots.iter().chain(&positions) {
+        with_rights += usize::from(!position.castling_rights().is_empty());
+        for notation in [CastlingNotation::XFen, CastlingNotation::Shredder] {
+            let fen = position.to_fen_with(notation);
+            let reread = Position::from_fen(&fen).unwrap_or_else(|error| panic!("{fen}: {error}"));
+            assert_eq!(&reread, position, "{fen}");
+            assert_eq!(reread.to_fen_with(notation), fen);
+        }
+    }
+    assert!(with_rights >= 3_000, "{with_rights}");
 }
 
 #[test]

@@ -68,6 +68,17 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
     positions.push(Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap());
     positions.push(Position::from_fen("8/8/8/4k3/8/8/2B1K3/8 w - - 0 1").unwrap());
     assert!(positions.iter().any(Position::is_checkmate) && positions.iter().any(Position::is_stalemate));
+    // Chess960: castling as king takes rook through the enumerator and chess_make_move.
+    let chess960 = common::chess960_suite_positions();
+    positions.extend(common::random_positions(&chess960[..100], 2, 12, 960));
+    positions.extend(&chess960[..100]);
+    let castling_960 = |position: &Position| {
+        position
+            .legal_moves()
+            .iter()
+            .any(|mv| mv.kind() == gpu_movegen::MoveKind::Castling && !mv.is_standard_castling())
+    };
+    assert!(positions.iter().filter(|position| castling_960(position)).count() >= 50);
 
     let options = EmbedOptions { table_group: 1, table_binding: 3, variant: ShaderVariant::default() };
     let composed = embed::compose(USER_SHADER, options).expect("composes");

@@ -7,7 +7,7 @@ use common::gpu::context;
 use gpu_movegen::chess::gpu::layout::{PackedPosition, join};
 use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves};
 use gpu_movegen::gpu::GpuError;
-use gpu_movegen::{Bitboard, Color, Piece, Position, Square, pseudo_legal};
+use gpu_movegen::{Bitboard, CastlingSide, Color, Piece, Position, Square, pseudo_legal};
 
 fn test_positions() -> Vec<Position> {
     let mut roots = vec![Position::start()];
@@ -17,6 +17,10 @@ fn test_positions() -> Vec<Position> {
     positions.extend(common::random_walks(&roots, 140, 80, 0x6e0_2026, |position| {
         position.en_passant().is_some() || position.checkers().has_several()
     }));
+    // Chess960: the suite's positions and two walks from every start position.
+    let chess960 = common::chess960_suite_positions();
+    positions.extend(&chess960);
+    positions.extend(common::random_positions(&common::chess960_starts(), 2, 30, 0x960));
     positions
 }
 
@@ -43,7 +47,8 @@ fn both_kernels_match_the_cpu_on_suites_and_random_play() {
     assert!(special(|position| position.checkers().has_several()) >= 20);
     assert!(special(|position| position.en_passant().is_some()) >= 200);
     assert!(special(|position| position.in_check()) >= 500);
-    assert!(special(|position| position.castling_rights().bits() != 0) >= 1_000);
+    assert!(special(|position| !position.castling_rights().is_empty()) >= 1_000);
+    assert!(special(|position| position.is_chess960()) >= 1_500);
     assert!(special(|position| position.legal_moves().iter().any(|mv| mv.promotion().is_some())) >= 100);
 
     for kernel in [Kernel::PerPosition, Kernel::PerPiece] {
@@ -64,9 +69,11 @@ fn per_position_records_special_moves_and_counts() {
         let en_passant_from: Bitboard =
             moves.iter().filter(|mv| mv.kind() == gpu_movegen::MoveKind::EnPassant).map(|mv| mv.from()).collect();
         assert_eq!(Bitboard(join(record.en_passant_from)), en_passant_from, "{}", position.to_fen());
-        let castles =
-            |file: u8| moves.iter().any(|mv| mv.kind() == gpu_movegen::MoveKind::Castling && mv.to().file() == file);
-        assert_eq!(record.castling, u32::from(castles(6)) | u32::from(castles(2)) << 1, "{}", position.to_fen());
+        let castles = |side: CastlingSide| {
+            moves.iter().any(|mv| mv.kind() == gpu_movegen::MoveKind::Castling && mv.castling_side() == side)
+        };
+        let expected = u32::from(castles(CastlingSide::King)) | u32::from(castles(CastlingSide::Queen)) << 1;
+        assert_eq!(record.castling, expected, "{}", position.to_fen());
     }
 }
 

@@ -5,7 +5,7 @@
 mod common;
 
 use common::gpu::{context, variants};
-use common::{EDGE_CASES, PERFT_SUITE, suite};
+use common::{CHESS960, EDGE_CASES, PERFT_SUITE, suite};
 use gpu_movegen::Position;
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 
@@ -19,14 +19,16 @@ fn every_variant_generates_the_reference_moves_and_counts_the_suites() {
     roots.extend(common::suite_positions());
     let mut positions = roots.clone();
     positions.extend(common::random_walks(&roots, 12, 80, 1_212, |position| position.en_passant().is_some()));
+    // Chess960 castling runs through the slider functions too (the rook-shield test).
+    positions.extend(common::random_positions(&common::chess960_starts()[..240], 1, 20, 960));
     let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
 
     let mut batches = Vec::new();
-    for text in [PERFT_SUITE, EDGE_CASES] {
-        for entry in suite(text) {
-            for &(depth, nodes) in entry.expected.iter().filter(|(_, nodes)| *nodes <= MAX_NODES) {
-                batches.push((depth, entry.position().unwrap(), nodes));
-            }
+    // Every 12th Chess960 entry keeps the batches small.
+    let chess960 = suite(CHESS960).into_iter().step_by(12);
+    for entry in suite(PERFT_SUITE).into_iter().chain(suite(EDGE_CASES)).chain(chess960) {
+        for &(depth, nodes) in entry.expected.iter().filter(|(_, nodes)| *nodes <= MAX_NODES) {
+            batches.push((depth, entry.position().unwrap(), nodes));
         }
     }
     let variants = variants(&context);

@@ -6,7 +6,8 @@
 // Positions travel as `PackedPosition` (40 bytes, Rust twin PackedPosition) and are
 // worked on as `Position`. Moves are u32 in the Rust `Move` encoding: bits 0..5
 // from, 6..11 to, 12..15 kind (0 normal, 1..4 promotion to knight, bishop,
-// rook, queen, 5 en passant, 6 castling, written as the king's move).
+// rook, queen, 5 en passant, 6 castling, written as the king taking its own
+// rook, so that Chess960 castling is unambiguous).
 // Legal moves come in one fixed order, the same as Position::legal_moves_in_order
 // on the CPU: by from-square, then to-square, promotions queen, rook, bishop, knight.
 
@@ -97,7 +98,7 @@ fn encode_move(board: Position, step: MoveStep) -> u32 {
         kind = step.promotion - 1u;
     } else if step.piece == PIECE_PAWN && step.to_square == board.en_passant && ((step.from_square ^ step.to_square) & 7u) != 0u {
         kind = CHESS_MOVE_EN_PASSANT;
-    } else if step.piece == PIECE_KING && max(step.from_square & 7u, step.to_square & 7u) - min(step.from_square & 7u, step.to_square & 7u) == 2u {
+    } else if step.piece == PIECE_KING && bitboard_contains(position_color(board, board.side_to_move), step.to_square) {
         kind = CHESS_MOVE_CASTLING;
     }
     return step.from_square | (step.to_square << 6u) | (kind << 12u);

@@ -92,26 +92,72 @@ fn make_context(board: Position) -> MoveContext {
     return context;
 }
 
+// The squares of the rank starting at square `base` from one file to
+// another, both included.
+fn rank_span(base: u32, first_file: u32, second_file: u32) -> Bitboard {
+    let files = (2u << max(first_file, second_file)) - (1u << min(first_file, second_file));
+    return bitboard_shift_left(bitboard_make(files, 0u), base);
+}
+
+// The files of the side to move's rooks that may castle (bit 0 = file a).
+fn castling_files(board: Position, us: u32) -> u32 {
+    return (board.castling >> (8u * us)) & 0xffu;
+}
+
+// Castling is king takes rook; the king ends on g (c) and the rook on f (d).
+struct Castling {
+    rook: u32,
+    king_and_rook: Bitboard,
+    // Every square the king crosses or lands on, its own square included.
+    king_path: Bitboard,
+    king_to: u32,
+    // Whether the squares the two cross or land on are empty but for them.
+    clear: bool,
+}
+
+fn castling_with(context: MoveContext, rook_file: u32) -> Castling {
+    let base = context.king & 56u;
+    let king_file = context.king & 7u;
+    let king_side = rook_file > king_file;
+    let king_to_file = select(2u, 6u, king_side);
+    var castling: Castling;
+    castling.rook = base + rook_file;
+    castling.king_to = base + king_to_file;
+    castling.king_and_rook = bitboard_from_square(context.king) | bitboard_from_square(castling.rook);
+    castling.king_path = rank_span(base, king_file, king_to_file);
+    let crossed = (castling.king_path | rank_span(base, rook_file, select(3u, 5u, king_side))) & ~castling.king_and_rook;
+    castling.clear = bitboard_is_empty(crossed & context.occupied);
+    return castling;
+}
+
+// The rooks of the legal castling moves (the caller has checked that the king
+// is not in check). Standard chess and Chess960 alike: no square the king
+// crosses or lands on may be attacked once king and rook have left theirs,
+// which catches the rook shielding the king along the back rank. CPU twin:
+// Context::castling_destinations in src/chess/movegen.rs.
 fn castling_destinations(board: Position, context: MoveContext) -> Bitboard {
     let them = 1u - context.us;
-    let base = select(0u, 56u, context.us == BLACK);
-    let king_side = select(CASTLE_WHITE_KING_SIDE, CASTLE_BLACK_KING_SIDE, context.us == BLACK);
-    let queen_side = select(CASTLE_WHITE_QUEEN_SIDE, CASTLE_BLACK_QUEEN_SIDE, context.us == BLACK);
+    var files = castling_files(board, context.us);
     var destinations = BITBOARD_EMPTY;
-    if (board.castling & king_side) != 0u {
-        let path = bitboard_from_square(base + 5u) | bitboard_from_square(base + 6u);
-        if bitboard_is_empty(path & context.occupied)
-            && !is_attacked(board, base + 5u, them, context.occupied)
-            && !is_attacked(board, base + 6u, them, context.occupied) {
-            destinations = destinations | bitboard_from_square(base + 6u);
+    while files != 0u {
+        let castling = castling_with(context, firstTrailingBit(files));
+        files = files & (files - 1u);
+        if !castling.clear {
+            continue;
         }
-    }
-    if (board.castling & queen_side) != 0u {
-        let path = bitboard_from_square(base + 1u) | bitboard_from_square(base + 2u) | bitboard_from_square(base + 3u);
-        if bitboard_is_empty(path & context.occupied)
-            && !is_attacked(board, base + 3u, them, context.occupied)
-            && !is_attacked(board, base + 2u, them, context.occupied) {
-            destinations = destinations | bitboard_from_square(base + 2u);
+        // The king's own square only when it stays there: the rook may have shielded it.
+        var tested = castling.king_path & ~bitboard_from_square(context.king);
+        if bitboard_is_empty(tested) {
+            tested = castling.king_path;
+        }
+        let occupied = context.occupied & ~castling.king_and_rook;
+        var safe = true;
+        while safe && !bitboard_is_empty(tested) {
+            safe = !is_attacked(board, bitboard_first(tested), them, occupied);
+            tested = bitboard_without_first(tested);
+        }
+        if safe {
+            destinations = destinations | bitboard_from_square(castling.rook);
         }
     }
     return destinations;
@@ -325,21 +371,20 @@ fn pawn_count_setwise(pawns: Bitboard, color: u32, empty: Bitboard, theirs: Bitb
 }
 
 // Legal castlings (the caller has checked that the king is not in check):
-// the squares between king and rook empty, the king's path not in `danger`.
+// the squares king and rook cross empty, the king's path not in `danger`
+// (their attacks with our king lifted), and the king's destination not seen
+// along the back rank once the rook has left (the rook may shield it).
 fn castling_count(board: Position, context: MoveContext, danger: Bitboard) -> u32 {
-    let base = select(0u, 56u, context.us == BLACK);
-    let king_side = select(CASTLE_WHITE_KING_SIDE, CASTLE_BLACK_KING_SIDE, context.us == BLACK);
-    let queen_side = select(CASTLE_WHITE_QUEEN_SIDE, CASTLE_BLACK_QUEEN_SIDE, context.us == BLACK);
-    let between_king_side = bitboard_shift_left(bitboard_make(0x60u, 0u), base);
-    let between_queen_side = bitboard_shift_left(bitboard_make(0x0eu, 0u), base);
-    let path_queen_side = bitboard_shift_left(bitboard_make(0x0cu, 0u), base);
+    let their_straight = (board.rooks | board.queens) & context.theirs;
+    var files = castling_files(board, context.us);
     var count = 0u;
-    if (board.castling & king_side) != 0u && bitboard_is_empty((context.occupied | danger) & between_king_side) {
-        count += 1u;
-    }
-    if (board.castling & queen_side) != 0u && bitboard_is_empty(context.occupied & between_queen_side)
-        && bitboard_is_empty(danger & path_queen_side) {
-        count += 1u;
+    while files != 0u {
+        let castling = castling_with(context, firstTrailingBit(files));
+        files = files & (files - 1u);
+        let shielded = slider_rook_attacks(castling.king_to, context.occupied & ~castling.king_and_rook) & their_straight;
+        if castling.clear && bitboard_is_empty(danger & castling.king_path) && bitboard_is_empty(shielded) {
+            count += 1u;
+        }
     }
     return count;
 }
@@ -399,22 +444,20 @@ fn legal_move_count(board: Position) -> u32 {
     return count;
 }
 
-// Castling rights that survive a move from or to `square`.
-fn castling_kept(square: u32) -> u32 {
-    switch square {
-        case 0u: { return 15u & ~CASTLE_WHITE_QUEEN_SIDE; }
-        case 4u: { return 15u & ~(CASTLE_WHITE_KING_SIDE | CASTLE_WHITE_QUEEN_SIDE); }
-        case 7u: { return 15u & ~CASTLE_WHITE_KING_SIDE; }
-        case 56u: { return 15u & ~CASTLE_BLACK_QUEEN_SIDE; }
-        case 60u: { return 15u & ~(CASTLE_BLACK_KING_SIDE | CASTLE_BLACK_QUEEN_SIDE); }
-        case 63u: { return 15u & ~CASTLE_BLACK_KING_SIDE; }
-        default: { return 15u; }
+// The castling-rights bit of a rook standing on `square` (0 off the back ranks).
+fn castling_bit(square: u32) -> u32 {
+    if square < 8u {
+        return 1u << square;
     }
+    if square >= 56u {
+        return 1u << (square - 48u);
+    }
+    return 0u;
 }
 
 // Plays a legal move of `piece` from `from_square` to `to_square` (copy-make).
 // `promotion` is the new piece for a pawn reaching the last rank, else
-// PIECE_NONE. Castling is the king's two-square move; a pawn's diagonal move
+// PIECE_NONE. Castling is the king taking its own rook; a pawn's diagonal move
 // to the en passant square is the en passant capture. CPU twin: Position::play (src/chess/board/position.rs).
 fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: u32, promotion: u32) -> Position {
     var next = board;
@@ -423,13 +466,25 @@ fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: 
     let from_bit = bitboard_from_square(from_square);
     let to_bit = bitboard_from_square(to_square);
     var captured = PIECE_NONE;
-    if bitboard_contains(position_color(board, them), to_square) {
-        captured = position_piece_on(board, to_square);
-        position_toggle(&next, captured, to_bit);
-        position_toggle_color(&next, them, to_bit);
+    if piece == PIECE_KING && bitboard_contains(position_color(board, us), to_square) {
+        // Both leave and both land; the squares may overlap (a king already
+        // on g1, a rook on f1), which the exclusive-ors handle.
+        let base = from_square & 56u;
+        let king_side = (to_square & 7u) > (from_square & 7u);
+        let king_to = bitboard_from_square(base + select(2u, 6u, king_side));
+        let rook_to = bitboard_from_square(base + select(3u, 5u, king_side));
+        position_toggle(&next, PIECE_KING, from_bit ^ king_to);
+        position_toggle(&next, PIECE_ROOK, to_bit ^ rook_to);
+        position_toggle_color(&next, us, from_bit ^ to_bit ^ king_to ^ rook_to);
+    } else {
+        if bitboard_contains(position_color(board, them), to_square) {
+            captured = position_piece_on(board, to_square);
+            position_toggle(&next, captured, to_bit);
+            position_toggle_color(&next, them, to_bit);
+        }
+        position_toggle(&next, piece, from_bit | to_bit);
+        position_toggle_color(&next, us, from_bit | to_bit);
     }
-    position_toggle(&next, piece, from_bit | to_bit);
-    position_toggle_color(&next, us, from_bit | to_bit);
 
     if piece == PIECE_PAWN {
         if to_square == board.en_passant && ((from_square ^ to_square) & 7u) != 0u {
@@ -443,21 +498,13 @@ fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: 
             position_toggle(&next, promotion, to_bit);
         }
     }
-    let from_file = from_square & 7u;
-    let to_file = to_square & 7u;
-    if piece == PIECE_KING && max(from_file, to_file) - min(from_file, to_file) == 2u {
-        let base = from_square & 56u;
-        let king_side = to_file == 6u;
-        let rook_bits = select(
-            bitboard_from_square(base) | bitboard_from_square(base + 3u),
-            bitboard_from_square(base + 7u) | bitboard_from_square(base + 5u),
-            king_side,
-        );
-        position_toggle(&next, PIECE_ROOK, rook_bits);
-        position_toggle_color(&next, us, rook_bits);
-    }
 
-    next.castling = board.castling & castling_kept(from_square) & castling_kept(to_square);
+    // Moving from or capturing on a castling rook's square drops its right;
+    // any king move drops both of its side's.
+    next.castling = board.castling & ~(castling_bit(from_square) | castling_bit(to_square));
+    if piece == PIECE_KING {
+        next.castling = next.castling & ~(0xffu << (8u * us));
+    }
     next.en_passant = NO_SQUARE;
     if piece == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u {
         next.en_passant = (from_square + to_square) / 2u;
@@ -544,13 +591,19 @@ fn en_passant_origin(board: Position, step: PieceStep) -> Bitboard {
     return select(BITBOARD_EMPTY, bitboard_from_square(step.from_square), captures);
 }
 
-// For the king's step: bit 0 when castling king-side is legal, bit 1 queen-side.
+// For the king's step: bit 0 when castling king side is legal, bit 1 queen
+// side (castling destinations are the king's own rooks).
 fn castling_bits(board: Position, context: MoveContext, step: PieceStep) -> u32 {
-    let base = select(0u, 56u, context.us == BLACK);
-    if step.piece != PIECE_KING || step.from_square != base + 4u {
+    if step.piece != PIECE_KING {
         return 0u;
     }
-    return u32(bitboard_contains(step.destinations, base + 6u)) | (u32(bitboard_contains(step.destinations, base + 2u)) << 1u);
+    var rooks = step.destinations & context.ours;
+    var bits = 0u;
+    while !bitboard_is_empty(rooks) {
+        bits = bits | select(2u, 1u, (bitboard_first(rooks) & 7u) > (step.from_square & 7u));
+        rooks = bitboard_without_first(rooks);
+    }
+    return bits;
 }
 
 struct MoveWalk {

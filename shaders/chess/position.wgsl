@@ -10,8 +10,9 @@
 
 struct PackedPosition {
     planes: array<Bitboard, 4>,
-    // Bit 0: side to move (1 = black). Bits 1..4: castling rights K, Q, k, q.
-    // Bits 8..15: en passant square, 64 when there is none.
+    // Bit 0: side to move (1 = black). Bits 8..15: en passant square, 64
+    // when there is none. Bits 16..31: castling rights as the files of the
+    // rooks that may castle (16..23 white's, 24..31 black's; bit 0 = file a).
     state: u32,
     // Bits 0..15: halfmove clock. Bits 16..31: fullmove number.
     counters: u32,
@@ -29,10 +30,6 @@ const WHITE: u32 = 0u;
 const BLACK: u32 = 1u;
 const NO_SQUARE: u32 = 64u;
 
-const CASTLE_WHITE_KING_SIDE: u32 = 1u;
-const CASTLE_WHITE_QUEEN_SIDE: u32 = 2u;
-const CASTLE_BLACK_KING_SIDE: u32 = 4u;
-const CASTLE_BLACK_QUEEN_SIDE: u32 = 8u;
 
 // The position unpacked into the sets move generation works with.
 struct Position {
@@ -45,6 +42,7 @@ struct Position {
     white: Bitboard,
     black: Bitboard,
     side_to_move: u32,
+    // The files of the rooks that may castle: white's in bits 0..7, black's in 8..15.
     castling: u32,
     en_passant: u32,
     halfmove_clock: u32,
@@ -66,7 +64,7 @@ fn unpack_position(position: PackedPosition) -> Position {
     board.black = position.planes[3] & occupied;
     board.white = occupied & ~board.black;
     board.side_to_move = position.state & 1u;
-    board.castling = (position.state >> 1u) & 15u;
+    board.castling = position.state >> 16u;
     board.en_passant = (position.state >> 8u) & 255u;
     board.halfmove_clock = position.counters & 0xffffu;
     board.fullmove_number = position.counters >> 16u;
@@ -81,7 +79,7 @@ fn pack_position(board: Position) -> PackedPosition {
     position.planes[1] = board.knights | board.bishops | board.kings;
     position.planes[2] = board.rooks | board.queens | board.kings;
     position.planes[3] = board.black;
-    position.state = board.side_to_move | (board.castling << 1u) | (board.en_passant << 8u);
+    position.state = board.side_to_move | (board.en_passant << 8u) | (board.castling << 16u);
     position.counters = board.halfmove_clock | (board.fullmove_number << 16u);
     return position;
 }

@@ -1,7 +1,7 @@
 //! Chess input errors: FEN, UCI moves and perft suites. Every message names
 //! what was wrong and, where it helps, what to do about it.
 
-use super::board::{Color, Square};
+use super::board::{CastlingSide, Color, Square};
 
 /// Why a FEN string was rejected. Each message names the FEN field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,14 +27,23 @@ pub enum FenError {
     #[error("side to move is '{found}'; expected 'w' or 'b'")]
     SideToMove { found: String },
     #[error(
-        "castling field is '{found}'; expected '-' or letters from KQkq, each once, in that order \
-         (Chess960 file letters are not supported)"
+        "castling field is '{found}'; expected '-' or up to four letters: KQkq (X-FEN: the outermost rook on \
+         that side), or rook files A-H and a-h (Shredder-FEN, or X-FEN for an inner rook)"
     )]
     CastlingSyntax { found: String },
-    #[error("castling right '{right}' needs the {color} king on {square}")]
-    CastlingWithoutKing { right: char, color: Color, square: Square },
+    #[error("castling right '{right}' needs the {color} king on its back rank; it is on {king}")]
+    CastlingKingOffBackRank { right: char, color: Color, king: Square },
     #[error("castling right '{right}' needs a {color} rook on {square}")]
     CastlingWithoutRook { right: char, color: Color, square: Square },
+    #[error("castling right '{right}' needs a {color} rook on the back rank on the {side} of the king on {king}")]
+    CastlingNoRookOnSide { right: char, color: Color, side: CastlingSide, king: Square },
+    #[error("castling field names the {color} rook on {square} twice ('{right}' repeats it)")]
+    CastlingRepeated { right: char, color: Color, square: Square },
+    #[error(
+        "castling rights '{first}' and '{second}' both name {color} rooks on the {side} of the king on {king}; \
+         the king must stand between its two castling rooks"
+    )]
+    CastlingSameSide { first: char, second: char, color: Color, side: CastlingSide, king: Square },
     #[error("en passant field is '{found}'; expected '-' or a square such as e3")]
     EnPassantSyntax { found: String },
     #[error("en passant square {square} must be on rank {expected_rank} when {side_to_move} is to move")]

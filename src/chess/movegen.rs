@@ -7,19 +7,28 @@
 
 use arrayvec::ArrayVec;
 
-use crate::chess::board::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, Position, Square};
+use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Position, Square};
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 
 /// The legal destinations of one piece. For a pawn reaching the last rank
 /// each destination stands for four moves (one per promotion piece); a king
-/// destination two files away is castling; a pawn destination equal to the
-/// en passant square is an en passant capture.
+/// destination on one of its own castling rooks is castling (king takes
+/// rook); a pawn destination equal to the en passant square is an en passant
+/// capture. [`SpecialSquares`] tells these apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PieceMoves {
     pub piece: Piece,
     pub from: Square,
     pub to: Bitboard,
+}
+
+/// What expanding destinations into moves needs from their position: the en
+/// passant square and the side to move's castling rooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SpecialSquares {
+    pub en_passant: Option<Square>,
+    pub castling_rooks: Bitboard,
 }
 
 impl PieceMoves {
@@ -39,7 +48,7 @@ impl PieceMoves {
     /// order of [`PieceMoves::moves`], without building an iterator (perft's
     /// inner loop).
     #[inline(always)]
-    pub fn for_each_move(&self, en_passant: Option<Square>, mut visit: impl FnMut(Move)) {
+    pub fn for_each_move(&self, special: SpecialSquares, mut visit: impl FnMut(Move)) {
         let from = self.from;
         match self.piece {
             Piece::Pawn => {
@@ -48,7 +57,7 @@ impl PieceMoves {
                         for promoted in Piece::PROMOTIONS {
                             visit(Move::new(from, to, MoveKind::Promotion(promoted)));
                         }
-                    } else if Some(to) == en_passant && to.file() != from.file() {
+                    } else if Some(to) == special.en_passant && to.file() != from.file() {
                         visit(Move::new(from, to, MoveKind::EnPassant));
                     } else {
                         visit(Move::new(from, to, MoveKind::Normal));
@@ -57,7 +66,7 @@ impl PieceMoves {
             }
             Piece::King => {
                 for to in self.to {
-                    let kind = if to.file().abs_diff(from.file()) == 2 { MoveKind::Castling } else { MoveKind::Normal };
+                    let kind = if special.castling_rooks.contains(to) { MoveKind::Castling } else { MoveKind::Normal };
                     visit(Move::new(from, to, kind));
                 }
             }
@@ -69,9 +78,9 @@ impl PieceMoves {
         }
     }
 
-    /// Expands the destinations into moves. `en_passant` is the position's
-    /// en passant square, which tells a pawn's en passant capture apart.
-    pub fn moves(&self, en_passant: Option<Square>) -> impl Iterator<Item = Move> + '_ {
+    /// Expands the destinations into moves; `special` comes from the position
+    /// ([`Position::special_squares`]).
+    pub fn moves(&self, special: SpecialSquares) -> impl Iterator<Item = Move> + '_ {
         let piece = self.piece;
         let from = self.from;
         self.to.squares().flat_map(move |to| {
@@ -82,10 +91,10 @@ impl PieceMoves {
                         moves.push(Move::new(from, to, MoveKind::Promotion(promoted)));
                     }
                 }
-                Piece::Pawn if Some(to) == en_passant && to.file() != from.file() => {
+                Piece::Pawn if Some(to) == special.en_passant && to.file() != from.file() => {
                     moves.push(Move::new(from, to, MoveKind::EnPassant));
                 }
-                Piece::King if to.file().abs_diff(from.file()) == 2 => {
+                Piece::King if special.castling_rooks.contains(to) => {
                     moves.push(Move::new(from, to, MoveKind::Castling));
                 }
                 _ => moves.push(Move::new(from, to, MoveKind::Normal)),
@@ -201,19 +210,35 @@ impl Context {
         safe
     }
 
-    /// King destinations of the castling moves that are legal (not in check is the caller's test).
+    /// The rooks of the castling moves that are legal, castling being king
+    /// takes rook (not being in check is the caller's test). Standard chess
+    /// and Chess960 alike: every square the king and the rook cross or land
+    /// on is empty but for the two of them, and no square the king crosses or
+    /// lands on is attacked once both have left their squares, which catches
+    /// the castling rook shielding the king along the back rank.
     #[inline(always)]
     fn castling_destinations(&self, position: &Position) -> Bitboard {
-        let rights = position.castling_rights();
-        let rank = self.us.back_rank();
         let mut destinations = Bitboard::EMPTY;
-        let attacked = |file: u8| self.attacked(position, Square::new(file, rank), self.occupied);
-        let empty = |files: &[u8]| files.iter().all(|&file| !self.occupied.contains(Square::new(file, rank)));
-        if rights.contains(CastlingRights::king_side(self.us)) && empty(&[5, 6]) && !attacked(5) && !attacked(6) {
-            destinations |= Bitboard::from_square(Square::new(6, rank));
-        }
-        if rights.contains(CastlingRights::queen_side(self.us)) && empty(&[1, 2, 3]) && !attacked(3) && !attacked(2) {
-            destinations |= Bitboard::from_square(Square::new(2, rank));
+        for rook in position.castling_rights().rook_squares(self.us) {
+            let side = if rook.file() > self.king.file() { CastlingSide::King } else { CastlingSide::Queen };
+            let (king_file, rook_file) = side.destination_files();
+            let rank = self.king.rank();
+            let king_and_rook = Bitboard::from_square(self.king) | Bitboard::from_square(rook);
+            let king_path = rank_span(rank, self.king.file(), king_file);
+            let crossed = (king_path | rank_span(rank, rook.file(), rook_file)) & !king_and_rook;
+            if !(crossed & self.occupied).is_empty() {
+                continue;
+            }
+            // The king's own square is tested only when it stays there: the
+            // caller knows it is not in check, but the rook may have shielded it.
+            let mut tested = king_path & !Bitboard::from_square(self.king);
+            if tested.is_empty() {
+                tested = king_path;
+            }
+            let occupied = self.occupied ^ king_and_rook;
+            if tested.squares().all(|square| !self.attacked(position, square, occupied)) {
+                destinations |= Bitboard::from_square(rook);
+            }
         }
         destinations
     }
@@ -345,6 +370,14 @@ impl Context {
     }
 }
 
+/// The squares of `rank` from one file to another, both included.
+#[inline(always)]
+fn rank_span(rank: u8, first_file: u8, second_file: u8) -> Bitboard {
+    let (low, high) = (first_file.min(second_file), first_file.max(second_file));
+    let files = (2u64 << high) - (1u64 << low);
+    Bitboard(files << (8 * rank))
+}
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 
@@ -385,8 +418,8 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        let en_passant = self.en_passant();
-        self.generate_piece_moves(|moves| list.extend(moves.moves(en_passant)));
+        let special = self.special_squares();
+        self.generate_piece_moves(|moves| list.extend(moves.moves(special)));
         list
     }
 
@@ -419,6 +452,15 @@ impl Position {
         self.pieces(Piece::Knight).is_empty() && (bishops & DARK_SQUARES == 0 || bishops & !DARK_SQUARES == 0)
     }
 
+    /// What [`PieceMoves::moves`] needs to tell special moves apart.
+    #[inline]
+    pub fn special_squares(&self) -> SpecialSquares {
+        SpecialSquares {
+            en_passant: self.en_passant(),
+            castling_rooks: self.castling_rights().rook_squares(self.side_to_move()),
+        }
+    }
+
     /// The number of legal moves, without listing them (perft's last ply).
     #[inline]
     pub fn legal_move_count(&self) -> u32 {
@@ -435,7 +477,11 @@ impl Position {
 }
 
 impl Position {
-    /// Parses a UCI move (`e2e4`, `e7e8q`, castling as `e1g1`) and checks that it is legal here.
+    /// Parses a UCI move (`e2e4`, `e7e8q`) and checks that it is legal here.
+    /// Castling may be written as king takes rook (`e1h1`, UCI_Chess960) or as
+    /// the king's move (`e1g1`); the king's move is read as castling only
+    /// when no other legal move has those squares (in Chess960 a king on f1
+    /// may also step to g1).
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, crate::chess::error::MoveError> {
         use crate::chess::error::MoveError;
         let syntax = || MoveError::Syntax { found: text.to_owned() };
@@ -451,9 +497,19 @@ impl Position {
                 _ => return Err(syntax()),
             },
         };
-        self.legal_moves()
-            .into_iter()
+        let legal = self.legal_moves();
+        legal
+            .iter()
             .find(|mv| mv.from() == from && mv.to() == to && mv.promotion() == promotion)
+            .or_else(|| {
+                legal.iter().find(|mv| {
+                    mv.kind() == MoveKind::Castling
+                        && mv.from() == from
+                        && mv.king_destination() == to
+                        && promotion.is_none()
+                })
+            })
+            .copied()
             .ok_or_else(|| MoveError::Illegal { uci: text.to_owned(), fen: self.to_fen() })
     }
 }

@@ -17,9 +17,9 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
         1 => u64::from(position.legal_move_count()),
         _ => {
             let mut nodes = 0;
-            let en_passant = position.en_passant();
+            let special = position.special_squares();
             position.generate_piece_moves(|piece_moves| {
-                piece_moves.for_each_move(en_passant, |mv| {
+                piece_moves.for_each_move(special, |mv| {
                     nodes += perft(&position.make_move_of(piece_moves.piece, mv), depth - 1);
                 });
             });

@@ -158,9 +158,9 @@ pub fn perft_hashed(position: &Position, depth: u32, table: &TranspositionTable)
         return count;
     }
     let mut nodes = 0;
-    let en_passant = position.en_passant();
+    let special = position.special_squares();
     position.generate_piece_moves(|piece_moves| {
-        piece_moves.for_each_move(en_passant, |mv| {
+        piece_moves.for_each_move(special, |mv| {
             nodes += perft_hashed(&position.make_move_of(piece_moves.piece, mv), depth - 1, table);
         });
     });

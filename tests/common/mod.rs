@@ -9,6 +9,7 @@ use gpu_movegen::{Position, perft};
 pub const PERFT_SUITE: &str = include_str!("../data/perftsuite.epd");
 pub const EDGE_CASES: &str = include_str!("../data/edge_cases.epd");
 pub const TRICKY: &str = include_str!("../data/tricky.perft");
+pub const CHESS960: &str = include_str!("../data/chess960.perft");
 
 pub fn suite(text: &str) -> Vec<SuiteEntry> {
     parse_suite(text).expect("test suites parse")
@@ -21,6 +22,16 @@ pub fn suite_positions() -> Vec<Position> {
         .chain(&suite(EDGE_CASES))
         .map(|entry| entry.position().expect("suite FENs are valid"))
         .collect()
+}
+
+/// The 960 positions of chess960.perft (each a few moves into a Chess960 game).
+pub fn chess960_suite_positions() -> Vec<Position> {
+    suite(CHESS960).iter().map(|entry| entry.position().expect("chess960.perft FENs are valid")).collect()
+}
+
+/// Every Chess960 start position (Scharnagl numbers 0..960).
+pub fn chess960_starts() -> Vec<Position> {
+    (0..960).map(|number| Position::chess960(number).expect("numbers below 960 are start positions")).collect()
 }
 
 pub use gpu_movegen::random_play::random_walks;

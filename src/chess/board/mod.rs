@@ -7,7 +7,7 @@ mod position;
 mod square;
 
 pub use bitboard::{Bitboard, Squares};
-pub use moves::{Move, MoveKind};
+pub use moves::{Move, MoveKind, UciMove};
 pub use piece::{Color, Piece};
-pub use position::{CastlingRights, Position, PositionIdentity, START_FEN};
+pub use position::{CastlingNotation, CastlingRights, CastlingSide, Position, PositionIdentity, START_FEN};
 pub use square::{Square, SquareParseError};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Piece, Square};
+use super::{CastlingSide, Piece, Square};
 
 /// What a move does beyond taking a piece from one square to another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -13,11 +13,16 @@ pub enum MoveKind {
     Promotion(Piece),
     /// A pawn capturing the pawn that just passed it.
     EnPassant,
-    /// The king moving two squares towards a rook; the rook jumps over it.
+    /// The king and a rook castling. Encoded as the king taking its own rook
+    /// (the move's `to` is the rook's square), which stays unambiguous in
+    /// Chess960, where the king may step onto g1 or stay where it is.
     Castling,
 }
 
-/// A move in 16 bits. Castling is the king's move (`e1g1`), as UCI writes it.
+/// A move in 16 bits. Castling is stored as the king taking its own rook;
+/// `Display` writes standard castling (king on e, rook on a or h) as the
+/// king's move (`e1g1`), as UCI does, and any other castling as king takes
+/// rook (`b1a1`), as UCI_Chess960 does. [`Move::uci`] chooses the form.
 ///
 /// ```
 /// use gpu_movegen::{Move, MoveKind, Piece, Square};
@@ -89,14 +94,67 @@ impl Move {
     pub const fn bits(self) -> u16 {
         self.0
     }
+
+    /// For castling, the side it castles to (the rook's side of the king).
+    #[inline]
+    pub const fn castling_side(self) -> CastlingSide {
+        if self.to().file() > self.from().file() { CastlingSide::King } else { CastlingSide::Queen }
+    }
+
+    /// Where the moving piece ends: `to`, except for castling, where the king
+    /// ends on the g- or c-file of its rank.
+    #[inline]
+    pub const fn king_destination(self) -> Square {
+        match self.kind() {
+            MoveKind::Castling => Square::new(self.castling_side().destination_files().0, self.from().rank()),
+            _ => self.to(),
+        }
+    }
+
+    /// Whether this is castling from the standard squares (king on e, rook on
+    /// a or h), which UCI writes as the king's two-square move.
+    #[inline]
+    pub const fn is_standard_castling(self) -> bool {
+        matches!(self.kind(), MoveKind::Castling) && self.from().file() == 4 && matches!(self.to().file(), 0 | 7)
+    }
+
+    /// The move in UCI: with `chess960`, every castling as king takes rook
+    /// (UCI_Chess960); without, as [`Display`](fmt::Display) writes it.
+    ///
+    /// ```
+    /// use gpu_movegen::Position;
+    /// let position = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    /// let castle = position.parse_uci_move("e1g1").unwrap();
+    /// assert_eq!(castle.to_string(), "e1g1");
+    /// assert_eq!(castle.uci(true).to_string(), "e1h1");
+    /// ```
+    #[inline]
+    pub const fn uci(self, chess960: bool) -> UciMove {
+        UciMove { mv: self, chess960 }
+    }
+}
+
+/// A move written in UCI notation, from [`Move::uci`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UciMove {
+    mv: Move,
+    chess960: bool,
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mv = self.mv;
+        let to = if mv.is_standard_castling() && !self.chess960 { mv.king_destination() } else { mv.to() };
+        write!(formatter, "{}{}", mv.from(), to)?;
+        if let Some(piece) = mv.promotion() {
+            write!(formatter, "{}", piece.letter())?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}{}", self.from(), self.to())?;
-        if let Some(piece) = self.promotion() {
-            write!(formatter, "{}", piece.letter())?;
-        }
-        Ok(())
+        fmt::Display::fmt(&self.uci(false), formatter)
     }
 }

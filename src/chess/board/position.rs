@@ -9,74 +9,115 @@ use crate::chess::error::FenError;
 use crate::chess::sliders::{bishop_attacks, rook_attacks};
 use crate::chess::tables;
 
-/// Castling rights as four bits: white king side, white queen side, black
-/// king side, black queen side.
+/// Castling rights: the rooks that may still castle, as their files on each
+/// side's back rank (bit `f` of the low byte: a white rook on file `f`; the
+/// high byte: black's). The side a right castles to follows from the king's
+/// file: a rook on a higher file castles king side (king to g, rook to f), one
+/// on a lower file queen side (king to c, rook to d). Standard chess has the
+/// files a and h; Chess960 any two files with the king between them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CastlingRights(u8);
+pub struct CastlingRights(u16);
 
-impl CastlingRights {
-    pub const NONE: CastlingRights = CastlingRights(0);
-    pub const WHITE_KING_SIDE: CastlingRights = CastlingRights(1);
-    pub const WHITE_QUEEN_SIDE: CastlingRights = CastlingRights(2);
-    pub const BLACK_KING_SIDE: CastlingRights = CastlingRights(4);
-    pub const BLACK_QUEEN_SIDE: CastlingRights = CastlingRights(8);
-    pub const ALL: CastlingRights = CastlingRights(15);
+/// The two ways to castle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Towards the h-file: the king ends on g, the rook on f.
+    King,
+    /// Towards the a-file: the king ends on c, the rook on d.
+    Queen,
+}
 
-    /// The four rights with their FEN letters, in FEN order.
-    pub(crate) const LETTERS: [(char, CastlingRights); 4] = [
-        ('K', Self::WHITE_KING_SIDE),
-        ('Q', Self::WHITE_QUEEN_SIDE),
-        ('k', Self::BLACK_KING_SIDE),
-        ('q', Self::BLACK_QUEEN_SIDE),
-    ];
-
+impl CastlingSide {
+    /// The files the king and the rook end on.
     #[inline]
-    pub const fn bits(self) -> u8 {
-        self.0
-    }
-
-    #[inline]
-    pub const fn from_bits(bits: u8) -> CastlingRights {
-        CastlingRights(bits & 15)
-    }
-
-    #[inline]
-    pub const fn contains(self, rights: CastlingRights) -> bool {
-        self.0 & rights.0 == rights.0
-    }
-
-    #[inline]
-    pub const fn king_side(color: Color) -> CastlingRights {
-        match color {
-            Color::White => Self::WHITE_KING_SIDE,
-            Color::Black => Self::BLACK_KING_SIDE,
-        }
-    }
-
-    #[inline]
-    pub const fn queen_side(color: Color) -> CastlingRights {
-        match color {
-            Color::White => Self::WHITE_QUEEN_SIDE,
-            Color::Black => Self::BLACK_QUEEN_SIDE,
+    pub const fn destination_files(self) -> (u8, u8) {
+        match self {
+            CastlingSide::King => (6, 5),
+            CastlingSide::Queen => (2, 3),
         }
     }
 }
 
-/// The rights that survive a move touching each square: moving from or
-/// capturing on a king or rook home square drops the rights it carries.
-const CASTLING_KEPT: [u8; 64] = {
-    let mut kept = [15u8; 64];
-    kept[Square::A1 as usize] = 15 & !2;
-    kept[Square::E1 as usize] = 15 & !3;
-    kept[Square::H1 as usize] = 15 & !1;
-    kept[Square::A8 as usize] = 15 & !8;
-    kept[Square::E8 as usize] = 15 & !12;
-    kept[Square::H8 as usize] = 15 & !4;
-    kept
-};
+impl fmt::Display for CastlingSide {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            CastlingSide::King => "king side",
+            CastlingSide::Queen => "queen side",
+        })
+    }
+}
 
-/// A chess position. Always valid: it is built from a checked FEN or by
-/// playing legal moves.
+/// How [`Position::to_fen_with`] writes the castling field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingNotation {
+    /// X-FEN: `K`/`Q` (`k`/`q`) for the outermost rook on that side, the rook's
+    /// file letter only for an inner rook. Standard positions read `KQkq`.
+    #[default]
+    XFen,
+    /// Shredder-FEN: always the rook's file letter (`HAha`).
+    Shredder,
+}
+
+impl CastlingRights {
+    pub const NONE: CastlingRights = CastlingRights(0);
+    /// Both sides' rooks on the a- and h-files: the standard start.
+    pub const STANDARD: CastlingRights = CastlingRights(0x8181);
+
+    /// The rights as 16 bits: white's rook files in the low byte, black's in the high one.
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn from_bits(bits: u16) -> CastlingRights {
+        CastlingRights(bits)
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The files of `color`'s rooks that may castle (bit 0 = file a).
+    #[inline]
+    pub const fn files(self, color: Color) -> u8 {
+        (self.0 >> (8 * color as u32)) as u8
+    }
+
+    /// The squares of `color`'s rooks that may castle.
+    #[inline]
+    pub const fn rook_squares(self, color: Color) -> Bitboard {
+        Bitboard((self.files(color) as u64) << (8 * color.back_rank() as u32))
+    }
+
+    /// The squares of every rook that may castle.
+    #[inline]
+    pub const fn squares(self) -> Bitboard {
+        Bitboard(self.rook_squares(Color::White).0 | self.rook_squares(Color::Black).0)
+    }
+
+    /// The rights left once the squares in `touched` have been moved from or to.
+    #[inline(always)]
+    const fn without_squares(self, touched: u64) -> CastlingRights {
+        let files = (touched & 0xff) as u16 | ((touched >> 48) & 0xff00) as u16;
+        CastlingRights(self.0 & !files)
+    }
+
+    #[inline(always)]
+    const fn without_color(self, color: Color) -> CastlingRights {
+        CastlingRights(self.0 & !(0xff << (8 * color as u32)))
+    }
+
+    #[inline]
+    const fn with_square(self, square: Square) -> CastlingRights {
+        let bit = 1u16 << square.file();
+        CastlingRights(self.0 | if square.rank() == 0 { bit } else { bit << 8 })
+    }
+}
+
+/// A chess position, standard or Chess960. Always valid: it is built from a
+/// checked FEN or by playing legal moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pieces: [Bitboard; 6],
@@ -92,7 +133,8 @@ pub struct Position {
 /// table's equality) tells positions apart: the piece codes in three bit
 /// planes, black's pieces, and side to move, castling rights and the en
 /// passant square (64 when none or when no en passant capture is legal) in
-/// the last word. Ordered, so that a level of positions can be sorted.
+/// the last word (bit 0 side, bits 1..16 the castling rook files, bits 17..24
+/// the en passant square). Ordered, so that a level of positions can be sorted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PositionIdentity(pub [u64; 5]);
 
@@ -109,6 +151,49 @@ impl Position {
     /// The standard starting position.
     pub fn start() -> Position {
         Position::from_fen(START_FEN).expect("the start position FEN is valid")
+    }
+
+    /// Chess960 start position `number` (0..960) in Scharnagl's numbering,
+    /// with both sides' castling rights; `None` for a number past 959. Number
+    /// 518 is the standard start.
+    ///
+    /// ```
+    /// use gpu_movegen::Position;
+    /// assert_eq!(Position::chess960(518), Some(Position::start()));
+    /// assert!(Position::chess960(0).unwrap().to_fen().starts_with("bbqnnrkr/"));
+    /// assert_eq!(Position::chess960(960), None);
+    /// ```
+    pub fn chess960(number: u16) -> Option<Position> {
+        if number >= 960 {
+            return None;
+        }
+        let mut files: [Option<Piece>; 8] = [None; 8];
+        let mut rest = usize::from(number);
+        // Light-squared bishop on b, d, f or h; dark-squared on a, c, e or g.
+        files[2 * (rest % 4) + 1] = Some(Piece::Bishop);
+        rest /= 4;
+        files[2 * (rest % 4)] = Some(Piece::Bishop);
+        rest /= 4;
+        let mut place = |piece: Piece, nth_free: usize| {
+            let file = (0..8).filter(|&file| files[file].is_none()).nth(nth_free).expect("a free file is left");
+            files[file] = Some(piece);
+        };
+        place(Piece::Queen, rest % 6);
+        rest /= 6;
+        // The two knights among the five files left, in Scharnagl's order.
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let (first, second) = KNIGHTS[rest];
+        place(Piece::Knight, second);
+        place(Piece::Knight, first);
+        // Rook, king, rook on the three files left.
+        for piece in [Piece::Rook, Piece::King, Piece::Rook] {
+            place(piece, 0);
+        }
+        let back_rank: String =
+            files.iter().map(|piece| piece.map_or('?', |piece| piece.fen_letter(Color::White))).collect();
+        let fen = format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{back_rank} w KQkq - 0 1", back_rank.to_ascii_lowercase());
+        Some(Position::from_fen(&fen).expect("every Chess960 start position is valid"))
     }
 
     /// Parses and validates a FEN. The two move counters may be left out.
@@ -139,7 +224,7 @@ impl Position {
             "b" => Color::Black,
             other => return Err(FenError::SideToMove { found: other.to_owned() }),
         };
-        position.castling = parse_castling(fields[2])?;
+        position.castling = position.parse_castling(fields[2])?;
         position.en_passant = match fields[3] {
             "-" => None,
             text => Some(text.parse().map_err(|_| FenError::EnPassantSyntax { found: text.to_owned() })?),
@@ -215,21 +300,6 @@ impl Position {
         if let Some(square) = (self.pieces[Piece::Pawn.index()] & back_ranks).first() {
             return Err(FenError::PawnOnBackRank { square });
         }
-        for (letter, right) in CastlingRights::LETTERS {
-            if !self.castling.contains(right) {
-                continue;
-            }
-            let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
-            let rank = color.back_rank();
-            let king_square = Square::new(4, rank);
-            let rook_square = Square::new(if letter.eq_ignore_ascii_case(&'k') { 7 } else { 0 }, rank);
-            if !self.pieces_of(color, Piece::King).contains(king_square) {
-                return Err(FenError::CastlingWithoutKing { right: letter, color, square: king_square });
-            }
-            if !self.pieces_of(color, Piece::Rook).contains(rook_square) {
-                return Err(FenError::CastlingWithoutRook { right: letter, color, square: rook_square });
-            }
-        }
         if let Some(square) = self.en_passant {
             // The side that just moved pushed a pawn past `square`.
             let mover = !self.side_to_move;
@@ -286,8 +356,22 @@ impl Position {
         Ok(())
     }
 
-    /// The FEN of this position (all six fields).
+    /// The FEN of this position (all six fields), castling in X-FEN: `KQkq`
+    /// for the outermost rooks (so standard positions read as standard FEN),
+    /// a file letter for an inner rook.
     pub fn to_fen(&self) -> String {
+        self.to_fen_with(CastlingNotation::XFen)
+    }
+
+    /// The FEN of this position with the castling field in `notation`.
+    ///
+    /// ```
+    /// use gpu_movegen::{CastlingNotation, Position};
+    /// let position = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    /// assert!(position.to_fen().contains(" w KQkq - "));
+    /// assert!(position.to_fen_with(CastlingNotation::Shredder).contains(" w HFhf - "));
+    /// ```
+    pub fn to_fen_with(&self, notation: CastlingNotation) -> String {
         let mut fen = String::with_capacity(90);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -314,12 +398,14 @@ impl Position {
             Color::White => " w ",
             Color::Black => " b ",
         });
-        if self.castling == CastlingRights::NONE {
+        if self.castling.is_empty() {
             fen.push('-');
         }
-        for (letter, right) in CastlingRights::LETTERS {
-            if self.castling.contains(right) {
-                fen.push(letter);
+        for color in Color::ALL {
+            for side in [CastlingSide::King, CastlingSide::Queen] {
+                if let Some(rook) = self.castling_rook(color, side) {
+                    fen.push(self.castling_letter(color, side, rook, notation));
+                }
             }
         }
         match self.en_passant {
@@ -338,6 +424,42 @@ impl Position {
     #[inline]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// The rook `color` may castle with towards `side`, if it still may.
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let king_file = self.king(color).file();
+        self.castling
+            .rook_squares(color)
+            .squares()
+            .find(|rook| (rook.file() > king_file) == (side == CastlingSide::King))
+    }
+
+    /// Whether castling here needs Chess960 rules: a right whose king is off
+    /// the e-file or whose rook is off the a- and h-files.
+    pub fn is_chess960(&self) -> bool {
+        Color::ALL.into_iter().any(|color| {
+            !self.castling.rook_squares(color).is_empty()
+                && (self.king(color).file() != 4 || self.castling.files(color) & !0x81 != 0)
+        })
+    }
+
+    /// The letter of one castling right in `notation`.
+    fn castling_letter(&self, color: Color, side: CastlingSide, rook: Square, notation: CastlingNotation) -> char {
+        let rooks = self.pieces_of(color, Piece::Rook) & Bitboard::rank(color.back_rank());
+        let outermost = match side {
+            CastlingSide::King => rooks.squares().all(|other| other.file() <= rook.file()),
+            CastlingSide::Queen => rooks.squares().all(|other| other.file() >= rook.file()),
+        };
+        let letter = match (notation, outermost, side) {
+            (CastlingNotation::XFen, true, CastlingSide::King) => 'K',
+            (CastlingNotation::XFen, true, CastlingSide::Queen) => 'Q',
+            _ => char::from(b'A' + rook.file()),
+        };
+        match color {
+            Color::White => letter,
+            Color::Black => letter.to_ascii_lowercase(),
+        }
     }
 
     /// The en passant square as FEN gives it (set after every double push).
@@ -454,7 +576,7 @@ impl Position {
             planes[1],
             planes[2],
             planes[3],
-            side | u64::from(self.castling.bits()) << 1 | en_passant << 8,
+            side | u64::from(self.castling.bits()) << 1 | en_passant << 17,
         ])
     }
 
@@ -474,7 +596,7 @@ impl Position {
             _ => 64,
         };
         let state =
-            u64::from(self.side_to_move == Color::Black) | u64::from(self.castling.bits()) << 1 | en_passant << 8;
+            u64::from(self.side_to_move == Color::Black) | u64::from(self.castling.bits()) << 1 | en_passant << 17;
         let [pawns, knights, bishops, rooks, queens, kings] = self.pieces.map(|bitboard| bitboard.0);
         [pawns, knights, bishops, rooks, queens, kings, self.colors[0].0, self.colors[1].0, state]
     }
@@ -486,8 +608,8 @@ impl Position {
             pieces: [Bitboard::EMPTY; 6],
             colors: [Bitboard::EMPTY; 2],
             side_to_move: if state & 1 == 1 { Color::Black } else { Color::White },
-            castling: CastlingRights::from_bits((state >> 1) as u8),
-            en_passant: match state >> 8 & 0xff {
+            castling: CastlingRights::from_bits((state >> 1) as u16),
+            en_passant: match state >> 17 & 0xff {
                 64 => None,
                 square => Square::ALL.get(square as usize).copied(),
             },
@@ -542,37 +664,49 @@ impl Position {
         let (from, to) = (mv.from(), mv.to());
         let from_bit = Bitboard::from_square(from);
         let to_bit = Bitboard::from_square(to);
-        let captured = if self.colors[(!us).index()].contains(to) { self.piece_kind_on(to) } else { None };
-
-        if let Some(captured) = captured {
-            self.pieces[captured.index()] ^= to_bit;
-            self.colors[(!us).index()] ^= to_bit;
-        }
-        self.pieces[piece.index()] ^= from_bit | to_bit;
-        self.colors[us.index()] ^= from_bit | to_bit;
+        let mut captured = None;
 
         match mv.kind() {
-            MoveKind::Normal => {}
-            MoveKind::Promotion(promoted) => {
-                self.pieces[Piece::Pawn.index()] ^= to_bit;
-                self.pieces[promoted.index()] ^= to_bit;
-            }
-            MoveKind::EnPassant => {
-                let victim = Bitboard::from_square(Square::new(to.file(), from.rank()));
-                self.pieces[Piece::Pawn.index()] ^= victim;
-                self.colors[(!us).index()] ^= victim;
-            }
             MoveKind::Castling => {
-                let rank = from.rank();
-                let (rook_from, rook_to) = if to.file() == 6 { (7, 5) } else { (0, 3) };
-                let rook_bits = Bitboard::from_square(Square::new(rook_from, rank))
-                    | Bitboard::from_square(Square::new(rook_to, rank));
-                self.pieces[Piece::Rook.index()] ^= rook_bits;
-                self.colors[us.index()] ^= rook_bits;
+                // King takes rook: both leave, both land; the squares may
+                // overlap (a king already on g1, a rook on f1), which the
+                // exclusive-ors handle.
+                let (king_file, rook_file) = mv.castling_side().destination_files();
+                let king_to = Bitboard::from_square(Square::new(king_file, from.rank()));
+                let rook_to = Bitboard::from_square(Square::new(rook_file, from.rank()));
+                self.pieces[Piece::King.index()] ^= from_bit ^ king_to;
+                self.pieces[Piece::Rook.index()] ^= to_bit ^ rook_to;
+                self.colors[us.index()] ^= from_bit ^ to_bit ^ king_to ^ rook_to;
+            }
+            kind => {
+                captured = if self.colors[(!us).index()].contains(to) { self.piece_kind_on(to) } else { None };
+                if let Some(captured) = captured {
+                    self.pieces[captured.index()] ^= to_bit;
+                    self.colors[(!us).index()] ^= to_bit;
+                }
+                self.pieces[piece.index()] ^= from_bit | to_bit;
+                self.colors[us.index()] ^= from_bit | to_bit;
+                match kind {
+                    MoveKind::Promotion(promoted) => {
+                        self.pieces[Piece::Pawn.index()] ^= to_bit;
+                        self.pieces[promoted.index()] ^= to_bit;
+                    }
+                    MoveKind::EnPassant => {
+                        let victim = Bitboard::from_square(Square::new(to.file(), from.rank()));
+                        self.pieces[Piece::Pawn.index()] ^= victim;
+                        self.colors[(!us).index()] ^= victim;
+                    }
+                    _ => {}
+                }
             }
         }
 
-        self.castling = CastlingRights(self.castling.0 & CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()]);
+        // Moving from or capturing on a castling rook's square drops its
+        // right; any king move drops both of its side's.
+        self.castling = self.castling.without_squares((from_bit | to_bit).0);
+        if piece == Piece::King {
+            self.castling = self.castling.without_color(us);
+        }
         self.en_passant = None;
         if piece == Piece::Pawn && from.index().abs_diff(to.index()) == 16 {
             self.en_passant = Some(Square::from_index((from as u8 + to as u8) / 2));
@@ -584,27 +718,65 @@ impl Position {
         }
         self.side_to_move = !us;
     }
-}
 
-fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
-    if field == "-" {
-        return Ok(CastlingRights::NONE);
+    /// Reads the castling field (any mix of X-FEN and Shredder-FEN letters)
+    /// against the placement already parsed.
+    fn parse_castling(&self, field: &str) -> Result<CastlingRights, FenError> {
+        if field == "-" {
+            return Ok(CastlingRights::NONE);
+        }
+        let syntax = || FenError::CastlingSyntax { found: field.to_owned() };
+        if field.is_empty() || field.len() > 4 {
+            return Err(syntax());
+        }
+        let mut rights = CastlingRights::NONE;
+        // The letter that claimed each colour's king side and queen side.
+        let mut claimed: [[Option<char>; 2]; 2] = [[None; 2]; 2];
+        for right in field.chars() {
+            let color = match right {
+                'A'..='H' | 'K' | 'Q' => Color::White,
+                'a'..='h' | 'k' | 'q' => Color::Black,
+                _ => return Err(syntax()),
+            };
+            let kings = self.pieces_of(color, Piece::King).count();
+            if kings != 1 {
+                return Err(FenError::KingCount { color, found: kings });
+            }
+            let rank = color.back_rank();
+            let king = self.king(color);
+            if king.rank() != rank {
+                return Err(FenError::CastlingKingOffBackRank { right, color, king });
+            }
+            let rooks = self.pieces_of(color, Piece::Rook) & Bitboard::rank(rank);
+            let beyond = |side: CastlingSide| {
+                rooks.squares().filter(move |rook| (rook.file() > king.file()) == (side == CastlingSide::King))
+            };
+            let rook = match right.to_ascii_lowercase() {
+                'k' => beyond(CastlingSide::King).last(),
+                'q' => beyond(CastlingSide::Queen).next(),
+                letter => {
+                    let square = Square::new(letter as u8 - b'a', rank);
+                    if !rooks.contains(square) {
+                        return Err(FenError::CastlingWithoutRook { right, color, square });
+                    }
+                    Some(square)
+                }
+            };
+            let Some(rook) = rook else {
+                let side = if right.eq_ignore_ascii_case(&'k') { CastlingSide::King } else { CastlingSide::Queen };
+                return Err(FenError::CastlingNoRookOnSide { right, color, side, king });
+            };
+            if rights.rook_squares(color).contains(rook) {
+                return Err(FenError::CastlingRepeated { right, color, square: rook });
+            }
+            let side = if rook.file() > king.file() { CastlingSide::King } else { CastlingSide::Queen };
+            if let Some(first) = claimed[color.index()][side as usize].replace(right) {
+                return Err(FenError::CastlingSameSide { first, second: right, color, side, king });
+            }
+            rights = rights.with_square(rook);
+        }
+        Ok(rights)
     }
-    let error = || FenError::CastlingSyntax { found: field.to_owned() };
-    let mut rights = 0u8;
-    let mut next_letter = 0;
-    for character in field.chars() {
-        let offset = CastlingRights::LETTERS[next_letter..]
-            .iter()
-            .position(|(letter, _)| *letter == character)
-            .ok_or_else(error)?;
-        rights |= CastlingRights::LETTERS[next_letter + offset].1.0;
-        next_letter += offset + 1;
-    }
-    if rights == 0 {
-        return Err(error());
-    }
-    Ok(CastlingRights(rights))
 }
 
 impl FromStr for Position {

@@ -13,8 +13,11 @@ pub struct PackedPosition {
     /// Planes 0..2: the bits of each square's piece code (pawn 1 … king 6);
     /// plane 3: black pieces. Each bitboard is (squares 0..31, squares 32..63).
     pub planes: [[u32; 2]; 4],
-    /// Bit 0: side to move (1 = black); bits 1..4: castling K, Q, k, q;
-    /// bits 8..15: en passant square, 64 when none.
+    /// Bit 0: side to move (1 = black); bits 8..15: en passant square, 64
+    /// when none; bits 16..31: castling rights as the files of the rooks that
+    /// may castle (bits 16..23 white's, 24..31 black's), as [`CastlingRights`].
+    ///
+    /// [`CastlingRights`]: crate::CastlingRights
     pub state: u32,
     /// Bits 0..15: halfmove clock; bits 16..31: fullmove number.
     pub counters: u32,
@@ -40,7 +43,7 @@ pub struct PositionMovesRecord {
     pub en_passant_from: [u32; 2],
     /// Legal moves, promotions counted four times.
     pub move_count: u32,
-    /// Bit 0: king-side castling legal; bit 1: queen-side.
+    /// Bit 0: castling king side is legal; bit 1: queen side.
     pub castling: u32,
 }
 
@@ -102,7 +105,9 @@ impl From<&Position> for PackedPosition {
         let en_passant = position.en_passant().map_or(64, |square| square as u32);
         PackedPosition {
             planes: planes.map(split),
-            state: position.side_to_move() as u32 | u32::from(position.castling_rights().bits()) << 1 | en_passant << 8,
+            state: position.side_to_move() as u32
+                | en_passant << 8
+                | u32::from(position.castling_rights().bits()) << 16,
             counters: u32::from(position.halfmove_clock()) | u32::from(position.fullmove_number()) << 16,
         }
     }

@@ -9,7 +9,7 @@ use bytemuck::Pod;
 use super::layout::{BatchParameters, PackedPosition, PieceMovesRecord, PositionMovesRecord, join, piece_from_code};
 use super::shaders;
 use crate::chess::board::{Bitboard, Move, Position, Square};
-use crate::chess::movegen::PieceMoves;
+use crate::chess::movegen::{PieceMoves, SpecialSquares};
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{bind_group, buffer, buffer_with, read_mapped};
 use crate::gpu::{GpuContext, GpuError};
@@ -40,8 +40,8 @@ pub struct PositionMoves {
     pub piece_moves: Vec<PieceMoves>,
     /// Legal moves, promotions counted four times.
     pub move_count: u32,
-    /// The position's en passant square, needed to expand the moves.
-    pub en_passant: Option<Square>,
+    /// The position's en passant square and castling rooks, needed to expand the moves.
+    pub special: SpecialSquares,
 }
 
 impl PositionMoves {
@@ -49,7 +49,7 @@ impl PositionMoves {
     pub fn from_cpu(position: &Position) -> PositionMoves {
         let mut piece_moves = position.piece_moves();
         piece_moves.sort_by_key(|moves| moves.from);
-        PositionMoves { piece_moves, move_count: position.legal_move_count(), en_passant: position.en_passant() }
+        PositionMoves { piece_moves, move_count: position.legal_move_count(), special: position.special_squares() }
     }
 
     /// The destinations of the piece on `square`, empty when it has no moves.
@@ -69,7 +69,7 @@ impl PositionMoves {
 
     /// Every move, expanded (promotions four ways, castling and en passant marked).
     pub fn moves(&self) -> Vec<Move> {
-        self.piece_moves.iter().flat_map(|moves| moves.moves(self.en_passant)).collect()
+        self.piece_moves.iter().flat_map(|moves| moves.moves(self.special)).collect()
     }
 
     fn from_destinations(
@@ -86,7 +86,7 @@ impl PositionMoves {
                 to: Bitboard(to),
             })
             .collect();
-        PositionMoves { piece_moves, move_count, en_passant: position.en_passant() }
+        PositionMoves { piece_moves, move_count, special: position.special_squares() }
     }
 }
 
