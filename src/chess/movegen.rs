@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Position, Square};
+use crate::chess::board::{Bitboard, Color, Move, MoveKind, Piece, Position, Square};
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 
@@ -218,25 +218,33 @@ impl Context {
     /// the castling rook shielding the king along the back rank.
     #[inline(always)]
     fn castling_destinations(&self, position: &Position) -> Bitboard {
+        let mut files = position.castling_rights().files(self.us);
+        if files == 0 {
+            return Bitboard::EMPTY;
+        }
+        let rank = self.king.rank();
+        let king_file = self.king.file();
+        // The back rank's occupancy as one byte, so the usual early out
+        // (pieces still between king and rook) costs a table load and an and.
+        let back_rank = (self.occupied.0 >> (8 * rank)) as u8;
         let mut destinations = Bitboard::EMPTY;
-        for rook in position.castling_rights().rook_squares(self.us) {
-            let side = if rook.file() > self.king.file() { CastlingSide::King } else { CastlingSide::Queen };
-            let (king_file, rook_file) = side.destination_files();
-            let rank = self.king.rank();
-            let king_and_rook = Bitboard::from_square(self.king) | Bitboard::from_square(rook);
-            let king_path = rank_span(rank, self.king.file(), king_file);
-            let crossed = (king_path | rank_span(rank, rook.file(), rook_file)) & !king_and_rook;
-            if !(crossed & self.occupied).is_empty() {
+        while files != 0 {
+            let rook_file = files.trailing_zeros() as u8;
+            files &= files - 1;
+            let paths = CASTLING_PATHS[usize::from(king_file)][usize::from(rook_file)];
+            if back_rank & paths.crossed != 0 {
                 continue;
             }
-            // The king's own square is tested only when it stays there: the
-            // caller knows it is not in check, but the rook may have shielded it.
-            let mut tested = king_path & !Bitboard::from_square(self.king);
-            if tested.is_empty() {
-                tested = king_path;
+            let rook = Square::new(rook_file, rank);
+            let occupied = self.occupied ^ Bitboard::from_square(self.king) ^ Bitboard::from_square(rook);
+            let mut tested = paths.tested;
+            let mut safe = true;
+            while safe && tested != 0 {
+                let file = tested.trailing_zeros() as u8;
+                tested &= tested - 1;
+                safe = !self.attacked(position, Square::new(file, rank), occupied);
             }
-            let occupied = self.occupied ^ king_and_rook;
-            if tested.squares().all(|square| !self.attacked(position, square, occupied)) {
+            if safe {
                 destinations |= Bitboard::from_square(rook);
             }
         }
@@ -370,13 +378,41 @@ impl Context {
     }
 }
 
-/// The squares of `rank` from one file to another, both included.
-#[inline(always)]
-fn rank_span(rank: u8, first_file: u8, second_file: u8) -> Bitboard {
-    let (low, high) = (first_file.min(second_file), first_file.max(second_file));
-    let files = (2u64 << high) - (1u64 << low);
-    Bitboard(files << (8 * rank))
+/// The back-rank files one castling touches, for a king and a rook file.
+#[derive(Clone, Copy)]
+struct CastlingPaths {
+    /// Files the king and rook cross or land on, their own two aside: these must be empty.
+    crossed: u8,
+    /// Files the king crosses or lands on that must not be attacked: its own
+    /// file only when it stays there (the caller knows it is not in check
+    /// now, but the rook may have been shielding it).
+    tested: u8,
 }
+
+/// [`CastlingPaths`] for every king file and rook file (rook on the king's
+/// file: unused).
+const CASTLING_PATHS: [[CastlingPaths; 8]; 8] = {
+    const fn span(first: u8, second: u8) -> u8 {
+        let (low, high) = if first < second { (first, second) } else { (second, first) };
+        ((2u16 << high) - (1u16 << low)) as u8
+    }
+    let mut table = [[CastlingPaths { crossed: 0, tested: 0 }; 8]; 8];
+    let mut king = 0u8;
+    while king < 8 {
+        let mut rook = 0u8;
+        while rook < 8 {
+            let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+            let own = (1u8 << king) | (1u8 << rook);
+            let king_path = span(king, king_to);
+            let tested = if king == king_to { king_path } else { king_path & !(1u8 << king) };
+            table[king as usize][rook as usize] =
+                CastlingPaths { crossed: (king_path | span(rook, rook_to)) & !own, tested };
+            rook += 1;
+        }
+        king += 1;
+    }
+    table
+};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
