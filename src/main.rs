@@ -43,6 +43,10 @@ enum Command {
         /// Where to run (perftree itself passes no flags: `auto` by default).
         #[arg(long, value_enum, default_value_t = Backend::Auto)]
         backend: Backend,
+        /// Write castling as king takes rook (UCI_Chess960). Positions whose
+        /// castling needs Chess960 rules are always written so.
+        #[arg(long)]
+        chess960: bool,
         #[command(flatten)]
         shaders: ShaderArgs,
     },
@@ -87,8 +91,8 @@ fn main() -> ExitCode {
         Command::Unique(arguments) => cli::chess::run_unique(arguments),
         Command::Verify(arguments) => cli::chess::run_verify(arguments),
         Command::Info => cli::info::run_info(),
-        Command::Perftree { depth, fen, moves, backend, shaders } => {
-            cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, shaders)
+        Command::Perftree { depth, fen, moves, backend, chess960, shaders } => {
+            cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, chess960, shaders)
         }
         Command::Shogi(command) => cli::shogi::run(command),
         Command::Go(command) => cli::go::run(command),

@@ -94,6 +94,42 @@ fn perftree_applies_moves_and_prints_total_last() {
 }
 
 #[test]
+fn chess960_castling_is_king_takes_rook_on_both_backends() {
+    // The king on g1 castles by moving the rook alone: king takes rook, always.
+    let chess960 = "4k3/8/8/8/8/8/8/R5KR w KQ - 0 1";
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for backend in ["cpu", "gpu"] {
+        let output = run(&["perft", "--fen", chess960, "--depth", "2", "--divide", "--backend", backend]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.lines().any(|line| line.starts_with("g1h1: ")) && text.lines().any(|line| line.starts_with("g1a1: "))
+        );
+        // Standard castling as the king's move, or as king takes rook when asked.
+        let standard = stdout(&run(&["perft", "--fen", kiwipete, "--depth", "1", "--divide", "--backend", backend]));
+        assert!(standard.contains("e1g1: 1") && standard.contains("e1c1: 1"), "{standard}");
+        let asked = run(&["perft", "--fen", kiwipete, "--depth", "1", "--divide", "--chess960", "--backend", backend]);
+        let asked = stdout(&asked);
+        assert!(asked.contains("e1h1: 1") && asked.contains("e1a1: 1") && !asked.contains("e1g1"), "{asked}");
+    }
+    // perftree reads either form and answers in the root's notation.
+    let by_rook = run(&["perftree", "2", chess960, "g1h1 e8d8"]);
+    let by_king = run(&["perftree", "2", chess960, "g1g1 e8d8"]);
+    assert!(by_rook.status.success(), "{}", stderr(&by_rook));
+    assert_eq!(stdout(&by_rook), stdout(&by_king));
+    let text = stdout(&run(&["perftree", "1", kiwipete, "", "--chess960"]));
+    assert!(text.lines().any(|line| line == "e1h1 1"), "{text}");
+    // A suite of Chess960 positions in Shredder-FEN.
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft");
+    let output = run(&["perft", "--epd", suite, "--max-depth", "2", "--backend", "gpu"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("960 passed, 0 failed"));
+    // A castling right with no rook to castle with is named.
+    let message = stderr(&run(&["perft", "--fen", "4k3/8/8/8/8/8/8/4K2R w Q - 0 1"]));
+    assert!(message.contains("castling right 'Q' needs a white rook"), "{message}");
+}
+
+#[test]
 fn bad_input_is_one_line_on_stderr_with_exit_code_two() {
     let cases: &[&[&str]] = &[
         &["perft", "--fen", "not a fen"],

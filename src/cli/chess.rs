@@ -29,6 +29,11 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long, conflicts_with = "epd")]
     divide: bool,
+    /// With --divide: write castling as king takes rook (`e1h1`, UCI_Chess960)
+    /// instead of the king's move (`e1g1`). Positions whose castling needs
+    /// Chess960 rules (a king off e or a rook off a and h) are always written so.
+    #[arg(long, requires = "divide")]
+    chess960: bool,
     /// Check every position of a perft suite (EPD `;D1 20` lines or the `.perft` format).
     #[arg(long, value_name = "FILE")]
     epd: Option<std::path::PathBuf>,
@@ -390,8 +395,9 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
     let mut stdout = std::io::stdout().lock();
     let nodes = if arguments.divide {
         let counts = engine.divide(&position, arguments.depth, &progress)?;
+        let chess960 = arguments.chess960 || position.is_chess960();
         for (mv, nodes) in &counts {
-            writeln!(stdout, "{mv}: {nodes}")?;
+            writeln!(stdout, "{}: {nodes}", mv.uci(chess960))?;
         }
         writeln!(stdout)?;
         counts.iter().map(|(_, nodes)| nodes).sum()
@@ -473,9 +479,12 @@ pub fn run_perftree(
     fen: &str,
     moves: Option<&str>,
     backend: Backend,
+    chess960: bool,
     shaders: ShaderArgs,
 ) -> Result<ExitCode, UsageError> {
     let mut position = Position::from_fen(fen).map_err(|error| UsageError(format!("FEN: {error}")))?;
+    // Decided at the root: castling rights only shrink, so the moves below keep its notation.
+    let chess960 = chess960 || position.is_chess960();
     for text in moves.unwrap_or("").split_whitespace() {
         let mv = position.parse_uci_move(text)?;
         position.play(mv);
@@ -488,7 +497,7 @@ pub fn run_perftree(
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();
     for (mv, nodes) in &counts {
-        writeln!(stdout, "{mv} {nodes}")?;
+        writeln!(stdout, "{} {nodes}", mv.uci(chess960))?;
     }
     writeln!(stdout)?;
     writeln!(stdout, "{}", counts.iter().map(|(_, nodes)| nodes).sum::<u64>())?;
