@@ -168,3 +168,46 @@ fn merge_refuses_a_total_past_2_to_the_128_rather_than_wrapping() {
     let problems = units::merge(&folder).unwrap_err();
     assert!(problems.iter().any(|problem| problem.contains("passes 2^128")), "{problems:?}");
 }
+
+/// Chess960 through deep perft: identities keep the castling rook files,
+/// distinct positions equal a count made from FEN text, and work units carry
+/// X-FEN castling fields to the published total.
+#[test]
+fn chess960_identities_unique_counts_and_units() {
+    let roots = common::chess960_suite_positions();
+    for position in common::random_positions(&roots[..200], 2, 10, 15) {
+        let back = Position::from_identity(&position.identity());
+        assert_eq!(back.castling_rights(), position.castling_rights(), "{}", position.to_fen());
+        assert_eq!(perft::perft(&back, 2), perft::perft(&position, 2), "{}", position.to_fen());
+    }
+    // Distinct positions per ply, counted again by their FEN text: pieces,
+    // side, castling field, and the en passant square only when it can be taken.
+    let root = roots[1];
+    let mut counts = Vec::new();
+    unique_counts(&root, 3, 1 << 30, |_, count| counts.push(count));
+    let mut level = vec![root];
+    for (ply, count) in counts.iter().enumerate() {
+        level = level
+            .iter()
+            .flat_map(|position| position.legal_moves().into_iter().map(|mv| position.make_move(mv)))
+            .collect();
+        let distinct: std::collections::BTreeSet<String> = level
+            .iter()
+            .map(|position| {
+                let fen = position.to_fen();
+                let fields: Vec<&str> = fen.split(' ').collect();
+                let takeable = position.legal_moves().iter().any(|mv| mv.kind() == gpu_movegen::MoveKind::EnPassant);
+                format!("{} {} {} {}", fields[0], fields[1], fields[2], if takeable { fields[3] } else { "-" })
+            })
+            .collect();
+        assert_eq!(*count, distinct.len() as u64, "ply {}", ply + 1);
+    }
+    // Units: split at ply 2, counted, merged to the published perft(4).
+    let folder = tempfile_folder("chess960");
+    let manifest = units::split(&root, 4, 2, 3, &folder).unwrap();
+    for index in 0..manifest.units.len() {
+        let name = folder.join(units::unit_name(index));
+        assert!(matches!(units::run_unit(&name, count_unit), Ok(RunOutcome::Counted(_))));
+    }
+    assert_eq!(units::merge(&folder), Ok(667_366));
+}
