@@ -167,9 +167,14 @@ fn verify_compares_gpu_and_cpu_on_a_suite_and_on_random_play() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output).lines().last(), Some("300 passed, 0 failed"));
 
+    let output = run(&["verify", "--random", "500", "--seed", "9", "--chess960"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().last(), Some("1000 passed, 0 failed"), "500 positions, 2 kernels");
+
     for arguments in [
         &["verify"][..],
         &["verify", "--random", "10"],
+        &["verify", "--epd", "suite.epd", "--chess960"],
         &["verify", "--kernel", "sideways", "--random", "1", "--seed", "1"],
     ] {
         let output = run(arguments);

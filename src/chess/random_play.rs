@@ -43,3 +43,22 @@ pub fn random_walks(
 pub fn random_positions(root: &Position, count: usize, max_plies: usize, seed: u64) -> Vec<Position> {
     random_walks(std::slice::from_ref(root), count, max_plies, seed, |_| false)
 }
+
+/// `count` positions, each the end of one random game of up to `max_plies`
+/// plies from a Chess960 start position drawn at random.
+pub fn random_chess960_positions(count: usize, max_plies: usize, seed: u64) -> Vec<Position> {
+    let mut random = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let mut position = Position::chess960(random.random_range(0..960)).expect("numbers below 960 are starts");
+            for _ in 0..random.random_range(0..=max_plies) {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position = position.make_move(moves[random.random_range(0..moves.len())]);
+            }
+            position
+        })
+        .collect()
+}

@@ -163,6 +163,9 @@ pub struct VerifyArgs {
     /// Seed for --random.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// With --random: start each game from a Chess960 start position drawn by the seed.
+    #[arg(long, requires = "random")]
+    chess960: bool,
     /// Kernel to verify (default: both).
     #[arg(long, value_enum)]
     kernel: Option<KernelArg>,
@@ -507,6 +510,9 @@ pub fn run_perftree(
 pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, UsageError> {
     let positions = match (&arguments.epd, arguments.random, arguments.seed) {
         (Some(path), _, _) => read_suite_positions(path)?.1,
+        (None, Some(count), Some(seed)) if arguments.chess960 => {
+            random_play::random_chess960_positions(count, 120, seed)
+        }
         (None, Some(count), Some(seed)) => random_play::random_positions(&Position::start(), count, 120, seed),
         _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
     };
