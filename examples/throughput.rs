@@ -629,10 +629,13 @@ fn go_section(position_count: usize, playout_count: u32, gpu_playout_count: u32)
     (adapter, rows)
 }
 
-fn shakmaty_position(fen: &str) -> shakmaty::Chess {
+fn shakmaty_position(fen: &str, mode: shakmaty::CastlingMode) -> shakmaty::Chess {
     let fen: shakmaty::fen::Fen = fen.parse().expect("valid FEN");
-    fen.into_position(shakmaty::CastlingMode::Standard).expect("legal position")
+    fen.into_position(mode).expect("legal position")
 }
+
+/// The first position of chess960.perft, in Shredder-FEN (what all three libraries read).
+const CHESS960_FEN: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
 
 fn cpu_section(rounds: usize) -> Vec<Row> {
     let mut rows = Vec::new();
@@ -641,10 +644,16 @@ fn cpu_section(rounds: usize) -> Vec<Row> {
         "{:<16} {:>5} {:>13} {:>10} {:>10} {:>13} {:>13} {:>11}",
         "position", "depth", "nodes", "ours M/s", "cozy M/s", "shakmaty M/s", "ours/shakm.", "ours/cozy"
     );
-    for (name, fen, depth) in [("start position", gpu_movegen::START_FEN, 6), ("kiwipete", KIWIPETE, 5)] {
+    let standard = shakmaty::CastlingMode::Standard;
+    for (name, fen, depth, mode) in [
+        ("start position", gpu_movegen::START_FEN, 6, standard),
+        ("kiwipete", KIWIPETE, 5, standard),
+        ("chess960 #0", CHESS960_FEN, 6, shakmaty::CastlingMode::Chess960),
+    ] {
         let position = Position::from_fen(fen).expect("valid FEN");
-        let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
-        let chess = shakmaty_position(fen);
+        let chess960 = mode == shakmaty::CastlingMode::Chess960;
+        let board = cozy_chess::Board::from_fen(fen, chess960).expect("valid FEN");
+        let chess = shakmaty_position(fen, mode);
         let (mut ours, mut cozy, mut shakmaty_times) = (Vec::new(), Vec::new(), Vec::new());
         let mut node_count = 0;
         for _ in 0..rounds {
@@ -1008,7 +1017,7 @@ fn perft_section(
     for ((name, fen), depths) in POSITIONS.iter().zip([start_depths, kiwipete_depths]) {
         let position = Position::from_fen(fen).expect("valid FEN");
         let board = cozy_chess::Board::from_fen(fen, false).expect("valid FEN");
-        let chess = shakmaty_position(fen);
+        let chess = shakmaty_position(fen, shakmaty::CastlingMode::Standard);
         let mut previous_gpu_seconds: Option<f64> = None;
         for &depth in depths {
             if let (Some(budget), Some(previous)) = (budget_seconds, previous_gpu_seconds) {
