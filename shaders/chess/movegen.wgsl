@@ -104,6 +104,13 @@ fn castling_files(board: Position, us: u32) -> u32 {
     return (board.castling >> (8u * us)) & 0xffu;
 }
 
+// Where the king and the rook end when the king on `king_square` castles with
+// the rook on `rook_square`: g and f towards the h-file, c and d towards a.
+fn castling_targets(king_square: u32, rook_square: u32) -> vec2<u32> {
+    let base = king_square & 56u;
+    return select(vec2<u32>(base + 2u, base + 3u), vec2<u32>(base + 6u, base + 5u), (rook_square & 7u) > (king_square & 7u));
+}
+
 // Castling is king takes rook; the king ends on g (c) and the rook on f (d).
 struct Castling {
     rook: u32,
@@ -117,15 +124,13 @@ struct Castling {
 
 fn castling_with(context: MoveContext, rook_file: u32) -> Castling {
     let base = context.king & 56u;
-    let king_file = context.king & 7u;
-    let king_side = rook_file > king_file;
-    let king_to_file = select(2u, 6u, king_side);
     var castling: Castling;
     castling.rook = base + rook_file;
-    castling.king_to = base + king_to_file;
+    let targets = castling_targets(context.king, castling.rook);
+    castling.king_to = targets.x;
     castling.king_and_rook = bitboard_from_square(context.king) | bitboard_from_square(castling.rook);
-    castling.king_path = rank_span(base, king_file, king_to_file);
-    let crossed = (castling.king_path | rank_span(base, rook_file, select(3u, 5u, king_side))) & ~castling.king_and_rook;
+    castling.king_path = rank_span(base, context.king & 7u, targets.x & 7u);
+    let crossed = (castling.king_path | rank_span(base, rook_file, targets.y & 7u)) & ~castling.king_and_rook;
     castling.clear = bitboard_is_empty(crossed & context.occupied);
     return castling;
 }
@@ -469,10 +474,9 @@ fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: 
     if piece == PIECE_KING && bitboard_contains(position_color(board, us), to_square) {
         // Both leave and both land; the squares may overlap (a king already
         // on g1, a rook on f1), which the exclusive-ors handle.
-        let base = from_square & 56u;
-        let king_side = (to_square & 7u) > (from_square & 7u);
-        let king_to = bitboard_from_square(base + select(2u, 6u, king_side));
-        let rook_to = bitboard_from_square(base + select(3u, 5u, king_side));
+        let targets = castling_targets(from_square, to_square);
+        let king_to = bitboard_from_square(targets.x);
+        let rook_to = bitboard_from_square(targets.y);
         position_toggle(&next, PIECE_KING, from_bit ^ king_to);
         position_toggle(&next, PIECE_ROOK, to_bit ^ rook_to);
         position_toggle_color(&next, us, from_bit ^ to_bit ^ king_to ^ rook_to);

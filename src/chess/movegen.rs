@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::chess::board::{Bitboard, Color, Move, MoveKind, Piece, Position, Square};
+use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Position, Square};
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 
@@ -401,7 +401,7 @@ const CASTLING_PATHS: [[CastlingPaths; 8]; 8] = {
     while king < 8 {
         let mut rook = 0u8;
         while rook < 8 {
-            let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+            let (king_to, rook_to) = CastlingSide::of(king, rook).destination_files();
             let own = (1u8 << king) | (1u8 << rook);
             let king_path = span(king, king_to);
             let tested = if king == king_to { king_path } else { king_path & !(1u8 << king) };

@@ -20,19 +20,12 @@ pub fn random_walks(
     let mut positions = Vec::with_capacity(roots.len() * walks);
     for root in roots {
         for _ in 0..walks {
-            let plies = random.random_range(0..=max_plies);
-            let mut position = *root;
-            for _ in 0..plies {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
+            let end = random_game(*root, max_plies, &mut random, |position| {
+                if keep_passing(position) {
+                    positions.push(*position);
                 }
-                position = position.make_move(moves[random.random_range(0..moves.len())]);
-                if keep_passing(&position) {
-                    positions.push(position);
-                }
-            }
-            positions.push(position);
+            });
+            positions.push(end);
         }
     }
     positions
@@ -50,15 +43,28 @@ pub fn random_chess960_positions(count: usize, max_plies: usize, seed: u64) -> V
     let mut random = ChaCha8Rng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
-            let mut position = Position::chess960(random.random_range(0..960)).expect("numbers below 960 are starts");
-            for _ in 0..random.random_range(0..=max_plies) {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                position = position.make_move(moves[random.random_range(0..moves.len())]);
-            }
-            position
+            let start = Position::chess960(random.random_range(0..960)).expect("numbers below 960 are starts");
+            random_game(start, max_plies, &mut random, |_| {})
         })
         .collect()
+}
+
+/// One random game of a random length up to `max_plies` from `position`
+/// (shorter at mate or stalemate): `passing` sees every position after a
+/// move, and the last is returned.
+fn random_game(
+    mut position: Position,
+    max_plies: usize,
+    random: &mut ChaCha8Rng,
+    mut passing: impl FnMut(&Position),
+) -> Position {
+    for _ in 0..random.random_range(0..=max_plies) {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position = position.make_move(moves[random.random_range(0..moves.len())]);
+        passing(&position);
+    }
+    position
 }

@@ -98,7 +98,7 @@ impl Move {
     /// For castling, the side it castles to (the rook's side of the king).
     #[inline]
     pub const fn castling_side(self) -> CastlingSide {
-        if self.to().file() > self.from().file() { CastlingSide::King } else { CastlingSide::Queen }
+        CastlingSide::of(self.from().file(), self.to().file())
     }
 
     /// Where the moving piece ends: `to`, except for castling, where the king

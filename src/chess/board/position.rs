@@ -28,6 +28,12 @@ pub enum CastlingSide {
 }
 
 impl CastlingSide {
+    /// The side a rook on `rook_file` castles to with the king on `king_file`.
+    #[inline]
+    pub const fn of(king_file: u8, rook_file: u8) -> CastlingSide {
+        if rook_file > king_file { CastlingSide::King } else { CastlingSide::Queen }
+    }
+
     /// The files the king and the rook end on.
     #[inline]
     pub const fn destination_files(self) -> (u8, u8) {
@@ -60,8 +66,6 @@ pub enum CastlingNotation {
 
 impl CastlingRights {
     pub const NONE: CastlingRights = CastlingRights(0);
-    /// Both sides' rooks on the a- and h-files: the standard start.
-    pub const STANDARD: CastlingRights = CastlingRights(0x8181);
 
     /// The rights as 16 bits: white's rook files in the low byte, black's in the high one.
     #[inline]
@@ -89,12 +93,6 @@ impl CastlingRights {
     #[inline]
     pub const fn rook_squares(self, color: Color) -> Bitboard {
         Bitboard((self.files(color) as u64) << (8 * color.back_rank() as u32))
-    }
-
-    /// The squares of every rook that may castle.
-    #[inline]
-    pub const fn squares(self) -> Bitboard {
-        Bitboard(self.rook_squares(Color::White).0 | self.rook_squares(Color::Black).0)
     }
 
     /// The rights left once the squares in `touched` have been moved from or to.
@@ -429,10 +427,7 @@ impl Position {
     /// The rook `color` may castle with towards `side`, if it still may.
     pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
         let king_file = self.king(color).file();
-        self.castling
-            .rook_squares(color)
-            .squares()
-            .find(|rook| (rook.file() > king_file) == (side == CastlingSide::King))
+        self.castling.rook_squares(color).squares().find(|rook| CastlingSide::of(king_file, rook.file()) == side)
     }
 
     /// Whether castling here needs Chess960 rules: a right whose king is off
@@ -749,7 +744,7 @@ impl Position {
             }
             let rooks = self.pieces_of(color, Piece::Rook) & Bitboard::rank(rank);
             let beyond = |side: CastlingSide| {
-                rooks.squares().filter(move |rook| (rook.file() > king.file()) == (side == CastlingSide::King))
+                rooks.squares().filter(move |rook| CastlingSide::of(king.file(), rook.file()) == side)
             };
             let rook = match right.to_ascii_lowercase() {
                 'k' => beyond(CastlingSide::King).last(),
@@ -769,7 +764,7 @@ impl Position {
             if rights.rook_squares(color).contains(rook) {
                 return Err(FenError::CastlingRepeated { right, color, square: rook });
             }
-            let side = if rook.file() > king.file() { CastlingSide::King } else { CastlingSide::Queen };
+            let side = CastlingSide::of(king.file(), rook.file());
             if let Some(first) = claimed[color.index()][side as usize].replace(right) {
                 return Err(FenError::CastlingSameSide { first, second: right, color, side, king });
             }
