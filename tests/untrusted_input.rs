@@ -5,7 +5,7 @@
 
 use gpu_movegen::chess::units;
 use gpu_movegen::go::Position;
-use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+use gpu_movegen::go::gtp::{COMMANDS, CpuPlayouts, GtpEngine, SearchSettings};
 use gpu_movegen::go::sgf::read_sgf;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
@@ -16,27 +16,10 @@ fn engine() -> GtpEngine<CpuPlayouts> {
 
 /// A GTP line: a known command with arbitrary words, or anything at all.
 fn gtp_line() -> impl Strategy<Value = String> {
-    let commands = prop::sample::select(vec![
-        "boardsize",
-        "clear_board",
-        "komi",
-        "play",
-        "undo",
-        "genmove",
-        "showboard",
-        "list_stones",
-        "all_legal",
-        "is_legal",
-        "countlib",
-        "captures",
-        "final_score",
-        "known_command",
-        "name",
-        "protocol_version",
-        "version",
-        "list_commands",
-        "frobnicate",
-    ]);
+    // Every command the engine knows (quit would end the session), and one it does not.
+    let mut names: Vec<&str> = COMMANDS.iter().copied().filter(|name| *name != "quit").collect();
+    names.push("frobnicate");
+    let commands = prop::sample::select(names);
     let word = prop::sample::select(vec![
         "b", "w", "black", "WHITE", "x", "pass", "A1", "e5", "T19", "J10", "Z99", "I3", "5", "0", "19", "25", "-1",
         "6.5", "nan", "inf", "1e400", "", "#", "\t", "\u{7}", "é",
