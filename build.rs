@@ -1,5 +1,8 @@
 //! Generates the magic-bitboard tables for the CPU sliders from the same
-//! code the crate uses (src/chess/tables/ray_walk.rs and src/chess/sliders/magic_search.rs).
+//! code the crate uses (src/chess/tables/ray_walk.rs and src/chess/sliders/magic_search.rs),
+//! and a build id: a hash of every source and shader file, so that the GPU
+//! self-test's cached verdicts (src/gpu/self_test.rs) never outlive the code
+//! they vouched for.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -10,9 +13,38 @@ mod classical;
 #[path = "src/chess/sliders/magic_search.rs"]
 mod magic_search;
 
+/// FNV-1a over the paths and contents of every file under `folders`, in path order.
+fn build_id(folders: &[&str]) -> String {
+    fn collect(folder: &std::path::Path, files: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(folder) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                collect(&path, files);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for folder in folders {
+        collect(std::path::Path::new(folder), &mut files);
+    }
+    files.sort();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for file in &files {
+        let contents = std::fs::read(file).unwrap_or_default();
+        for byte in file.to_string_lossy().as_bytes().iter().chain(&contents) {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
 fn main() {
-    println!("cargo::rerun-if-changed=src/chess/tables/ray_walk.rs");
-    println!("cargo::rerun-if-changed=src/chess/sliders/magic_search.rs");
+    println!("cargo::rerun-if-changed=src");
+    println!("cargo::rerun-if-changed=shaders");
+    println!("cargo::rustc-env=GPU_MOVEGEN_BUILD_ID={}", build_id(&["src", "shaders"]));
 
     let (rook_entries, rook_table) = magic_search::find_magics(true);
     let (bishop_entries, bishop_table) = magic_search::find_magics(false);

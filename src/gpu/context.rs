@@ -30,6 +30,8 @@ pub struct GpuContext {
     pub adapter_info: Option<wgpu::AdapterInfo>,
     lost: Arc<Mutex<Option<String>>>,
     uncaptured: Arc<Mutex<Option<GpuError>>>,
+    /// The self-test's verdicts for this device (see `super::self_test`).
+    pub(crate) trust: Arc<super::self_test::Trust>,
 }
 
 /// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
@@ -148,7 +150,13 @@ impl GpuContext {
                 slot.get_or_insert(GpuError::from(error));
             }
         }));
-        GpuContext { device, queue, adapter_info, lost, uncaptured }
+        GpuContext { device, queue, adapter_info, lost, uncaptured, trust: Arc::default() }
+    }
+
+    /// This context for running known-answer checks on: engines made on it
+    /// do not ask for checks (they are what is being checked).
+    pub(crate) fn exempt(&self) -> GpuContext {
+        GpuContext { trust: Arc::new(super::self_test::Trust::exempt()), ..self.clone() }
     }
 
     /// A one-line description of the adapter, when known.

@@ -31,6 +31,11 @@ pub enum GpuError {
     ShaderFault(String),
     #[error("{0}")]
     Compose(#[from] super::composer::ComposeError),
+    #[error(
+        "the GPU self-test failed on {adapter}: {check}: {detail}; this device's results cannot be trusted \
+         (--backend cpu counts on the CPU)"
+    )]
+    SelfTestFailed { adapter: String, check: String, detail: String },
     #[error("WGSL error in the composed shader:\n{0}")]
     Shader(String),
 }

@@ -13,7 +13,9 @@ pub mod perft;
 pub mod random;
 pub mod reflect;
 pub mod resources;
+pub mod self_test;
 
 pub use context::{GpuContext, list_adapters};
 pub use error::GpuError;
 pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};
+pub use self_test::{Check, Verdict};

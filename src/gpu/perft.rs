@@ -69,6 +69,9 @@ pub trait PerftGame {
     fn describe(variant: Self::Variant) -> String;
     /// Refuses a variant the device cannot run.
     fn check_device(device: &wgpu::Device, variant: Self::Variant) -> Result<(), GpuError>;
+    /// The self-test's known-answer checks of these kernels, which a device
+    /// must pass before an engine is made on it (see `super::self_test`).
+    fn known_answer_checks(variant: Self::Variant) -> Vec<super::self_test::Check>;
 }
 
 /// Settings of a [`PerftEngine`]. The defaults suit real use; tests shrink
@@ -348,7 +351,11 @@ impl<G: PerftGame> PerftEngine<G> {
         Self::with_options(context, PerftOptions::default())
     }
 
+    /// An engine on `context`, once its device has passed the self-test of
+    /// these kernels (a device that failed it gets [`GpuError::SelfTestFailed`]).
     pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
+        G::check_device(&context.device, options.variant)?;
+        context.require(&G::known_answer_checks(options.variant))?;
         let device = &context.device;
         let limits = device.limits();
         let plan = MemoryPlan::new::<G>(&limits, &options)?;

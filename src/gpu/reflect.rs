@@ -5,6 +5,7 @@
 
 use super::context::GpuContext;
 use super::error::GpuError;
+use super::self_test::Check;
 
 /// A compute entry point of a composed module.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,9 +37,19 @@ pub struct ComposedShader {
     pub source: String,
     pub entry_points: Vec<EntryPointInfo>,
     pub bindings: Vec<BindingInfo>,
+    /// The self-test's checks a device must pass before
+    /// [`ComposedShader::create_compute_pipeline`] builds on it, besides the
+    /// device checks every device passes (see `super::self_test`).
+    required_checks: Vec<Check>,
 }
 
 impl ComposedShader {
+    /// This module, asking devices to pass `checks` too before it is built on them.
+    pub fn requiring(mut self, checks: Vec<Check>) -> ComposedShader {
+        self.required_checks.extend(checks);
+        self
+    }
+
     pub fn create_module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("gpu-movegen embedded shader"),
@@ -46,10 +57,13 @@ impl ComposedShader {
         })
     }
 
-    /// Builds a compute pipeline for `entry_point`. Validation errors and a
-    /// panic inside the shader compiler (naga has a few on unusual WGSL) come
-    /// back as errors instead of ending the process.
-    /// `constants` sets WGSL `override` constants by name.
+    /// Builds a compute pipeline for `entry_point`, once the device has
+    /// passed the self-test's checks for this module (a device that failed
+    /// them gets [`GpuError::SelfTestFailed`], never a pipeline whose
+    /// results would be wrong). Validation errors and a panic inside the
+    /// shader compiler (naga has a few on unusual WGSL) come back as errors
+    /// instead of ending the process. `constants` sets WGSL `override`
+    /// constants by name.
     pub fn create_compute_pipeline(
         &self,
         context: &GpuContext,
@@ -57,6 +71,7 @@ impl ComposedShader {
         entry_point: &str,
         constants: &[(&str, f64)],
     ) -> Result<wgpu::ComputePipeline, GpuError> {
+        context.require(&self.required_checks)?;
         let build = || {
             let module = self.create_module(&context.device);
             context.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -137,7 +152,7 @@ pub fn reflect(source: String) -> Result<ComposedShader, GpuError> {
         })
         .collect();
     bindings.sort_by_key(|binding| (binding.group, binding.binding));
-    Ok(ComposedShader { source, entry_points, bindings })
+    Ok(ComposedShader { source, entry_points, bindings, required_checks: Vec::new() })
 }
 
 /// Whether wgpu wraps every buffer and array access of a module in a bounds

@@ -30,12 +30,15 @@ const TABLE_DECLARATION: &str = "@group(0) @binding(0) var<storage, read> attack
 /// Joins `user_source` (which imports `chess` or any library module) with
 /// the library, places the table binding, and reads the module's metadata.
 /// A WGSL error comes back with naga's message, source lines included.
+/// Pipelines of the module are built only on a device that passed the
+/// self-test of the library's long loops in this variant
+/// ([`ComposedShader::create_compute_pipeline`] says so with an error otherwise).
 pub fn compose(user_source: &str, options: EmbedOptions) -> Result<ComposedShader, GpuError> {
     let composed = shaders::compose_variant("user", options.variant, &[("user", user_source)])?;
     let declaration =
         format!("@group({}) @binding({}) var<storage, read> attack_tables", options.table_group, options.table_binding);
     let source = composed.replacen(TABLE_DECLARATION, &declaration, 1);
-    reflect(source)
+    Ok(reflect(source)?.requiring(vec![super::self_test::library_check(options.variant)]))
 }
 
 /// The attack-table buffer the library reads.

@@ -1,12 +1,14 @@
 //! Chess on the GPU: the Rust twins of the chess WGSL structs (`layout`), the
 //! chess shaders and their variants (`shaders`), batched move generation
 //! (`movegen`), chess as a game of the generic perft engine (`perft`), and
-//! the WGSL library for users' own shaders (`embed`).
+//! the WGSL library for users' own shaders (`embed`), and the known-answer
+//! checks of the GPU self-test (`self_test`).
 
 pub mod embed;
 pub mod layout;
 pub mod movegen;
 pub mod perft;
+pub mod self_test;
 pub mod shaders;
 
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};

@@ -188,9 +188,12 @@ impl MoveGenerator {
         MoveGenerator::with_options(context, GeneratorOptions::default())
     }
 
+    /// A generator on `context`, once its device has passed the self-test's
+    /// device checks (`verify` compares every bitboard it returns with the CPU).
     pub fn with_options(context: &GpuContext, options: GeneratorOptions) -> Result<MoveGenerator, GpuError> {
         let device = &context.device;
         check_variant(device, options.variant)?;
+        context.require(&[])?;
         let per_piece = reflect(shaders::compose_variant("per_piece", options.variant, &[])?)?;
         let per_position = reflect(shaders::compose_variant("per_position", options.variant, &[])?)?;
         let limits = device.limits();

@@ -44,6 +44,10 @@ impl PerftGame for Chess {
     fn check_device(device: &wgpu::Device, variant: ShaderVariant) -> Result<(), GpuError> {
         super::movegen::check_variant(device, variant)
     }
+
+    fn known_answer_checks(variant: ShaderVariant) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::perft_check(variant)]
+    }
 }
 
 /// The chess GPU perft driver.

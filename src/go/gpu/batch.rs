@@ -10,7 +10,7 @@ use super::layout::{GoBatchParameters, PackedGoPosition};
 use super::shaders;
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
-use crate::gpu::{GpuContext, GpuError};
+use crate::gpu::{Check, GpuContext, GpuError};
 
 /// Invocations per dispatch: 65,535 workgroups of 64 stay within every device's limit.
 pub const INVOCATIONS_PER_DISPATCH: u32 = 65_535 * shaders::GO_WORKGROUP;
@@ -19,24 +19,28 @@ pub const INVOCATIONS_PER_DISPATCH: u32 = 65_535 * shaders::GO_WORKGROUP;
 pub(crate) struct GoBatch {
     context: GpuContext,
     module: &'static str,
+    /// The self-test's checks of this module's kernels for a board size.
+    checks: fn(u32) -> Vec<Check>,
     kernels: HashMap<u32, Kernels>,
 }
 
 impl GoBatch {
-    pub fn new(context: &GpuContext, module: &'static str) -> GoBatch {
-        GoBatch { context: context.clone(), module, kernels: HashMap::new() }
+    pub fn new(context: &GpuContext, module: &'static str, checks: fn(u32) -> Vec<Check>) -> GoBatch {
+        GoBatch { context: context.clone(), module, checks, kernels: HashMap::new() }
     }
 
     pub fn context(&self) -> &GpuContext {
         &self.context
     }
 
-    /// Builds the kernels for `size` now (they are otherwise built on first use).
+    /// Builds the kernels for `size` now (they are otherwise built on first
+    /// use), once the device has passed the self-test of them.
     pub fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
         if !self.kernels.contains_key(&size) {
             if !(2..=crate::go::MAX_SIZE).contains(&size) {
                 return Err(GpuError::Limits(format!("no Go kernels for a {size}x{size} board (2 to 19)")));
             }
+            self.context.require(&(self.checks)(size))?;
             let shader = reflect(shaders::compose(self.module, size, &[])?)?;
             let kernels = self.context.scoped(|| shader.kernels(&self.context.device, self.module))?;
             self.kernels.insert(size, kernels);

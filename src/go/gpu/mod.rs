@@ -9,6 +9,7 @@ pub mod layout;
 pub mod moves;
 pub mod perft;
 pub mod playouts;
+pub mod self_test;
 pub mod shaders;
 
 pub use moves::{GoMoveGenerator, GoPositionMoves};

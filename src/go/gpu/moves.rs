@@ -31,7 +31,7 @@ pub struct GoMoveGenerator {
 
 impl GoMoveGenerator {
     pub fn new(context: &GpuContext) -> GoMoveGenerator {
-        GoMoveGenerator { batch: GoBatch::new(context, "go_legal") }
+        GoMoveGenerator { batch: GoBatch::new(context, "go_legal", |_| Vec::new()) }
     }
 
     /// The move bitmaps of every position; all must have the same board size.

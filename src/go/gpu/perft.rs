@@ -61,6 +61,10 @@ impl PerftGame for GoGame {
     fn check_device(_: &wgpu::Device, size: BoardSize) -> Result<(), GpuError> {
         check_size(size)
     }
+
+    fn known_answer_checks(size: BoardSize) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::perft_check(size)]
+    }
 }
 
 fn check_size(size: BoardSize) -> Result<(), GpuError> {

@@ -16,8 +16,16 @@ pub struct GpuPlayouts {
 }
 
 impl GpuPlayouts {
+    /// A runner on `context`. The first batch of a board size is run once
+    /// the device has passed the self-test of that size's playouts.
     pub fn new(context: &GpuContext) -> GpuPlayouts {
-        GpuPlayouts { batch: GoBatch::new(context, "go_playouts") }
+        GpuPlayouts { batch: GoBatch::new(context, "go_playouts", |size| vec![super::self_test::playout_check(size)]) }
+    }
+
+    /// Builds the kernels for boards of `size` now, once the device has
+    /// passed the self-test of them (they are otherwise built on first use).
+    pub fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
+        self.batch.prepare(size)
     }
 
     /// The adapter's description.

@@ -5,6 +5,7 @@
 pub mod layout;
 pub mod movegen;
 pub mod perft;
+pub mod self_test;
 pub mod shaders;
 
 pub use movegen::{ShogiMoveGenerator, ShogiPositionMoves};

@@ -78,7 +78,10 @@ pub struct ShogiMoveGenerator {
 const POSITIONS_PER_DISPATCH: usize = 65_535 * 64;
 
 impl ShogiMoveGenerator {
+    /// A generator on `context`, once its device has passed the self-test's
+    /// device checks (`shogi verify` compares what it returns with the CPU).
     pub fn new(context: &GpuContext) -> Result<ShogiMoveGenerator, GpuError> {
+        context.require(&[])?;
         let shader = reflect(shaders::compose_with("shogi_per_position", &[])?)?;
         context.scoped(|| ShogiMoveGenerator {
             context: context.clone(),

@@ -54,6 +54,10 @@ impl PerftGame for ShogiGame {
     fn check_device(_: &wgpu::Device, _: BoardWords) -> Result<(), GpuError> {
         Ok(())
     }
+
+    fn known_answer_checks(words: BoardWords) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::perft_check(words)]
+    }
 }
 
 /// The Shogi GPU perft driver.

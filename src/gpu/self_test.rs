@@ -1,0 +1,368 @@
+//! Whether a device's results can be trusted. A driver can miscompute
+//! without reporting any error (lavapipe from Mesa 22.3.6 cuts every loop
+//! off after 65,535 iterations in an invocation), so before the first result
+//! of a kind leaves the crate, the device runs known-answer kernels for it
+//! and their results are compared with CPU twins.
+//!
+//! A [`Check`] is a named known-answer test. This module owns the one every
+//! device must pass ([`device_checks`]: long loops with divergent trip
+//! counts); each game's `gpu` module owns the checks of its own kernels.
+//! [`GpuContext::require`] runs the checks a caller needs, once per adapter,
+//! driver version, crate version and build, and keeps each verdict in
+//! memory and in the user's cache directory (`GPU_MOVEGEN_CACHE_DIR`
+//! overrides it), so the test costs once. Checks run on an exempt clone of
+//! the context, whose engines do not ask for checks themselves.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::reflect::reflect;
+use super::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
+
+/// What a check's runner returns when the device is wrong: what differed.
+pub type CheckResult = Result<(), String>;
+
+type Runner = Arc<dyn Fn(&GpuContext) -> CheckResult + Send + Sync>;
+
+/// A known-answer test of some kernels against their CPU twins.
+#[derive(Clone)]
+pub struct Check {
+    name: String,
+    run: Runner,
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Check").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Check {
+    /// `name` says what is tested and with which build of the kernels; it is
+    /// part of the cache key, so two checks of different kernels need
+    /// different names. `run` gets an exempt context and returns what
+    /// differed from the CPU, if anything. A GPU error inside `run` (an
+    /// `Err` from the runtime) fails the check with its message.
+    pub fn new(name: impl Into<String>, run: impl Fn(&GpuContext) -> CheckResult + Send + Sync + 'static) -> Check {
+        Check { name: name.into(), run: Arc::new(run) }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// The verdicts of one context's adapter, shared by its clones. `exempt`
+/// contexts are the ones checks run on.
+#[derive(Default)]
+pub(crate) struct Trust {
+    exempt: bool,
+    /// Verdicts of a caller's own device (no adapter information, so no
+    /// cache key): kept for this context only.
+    verdicts: Mutex<HashMap<String, CheckResult>>,
+}
+
+impl Trust {
+    pub(crate) fn exempt() -> Trust {
+        Trust { exempt: true, ..Default::default() }
+    }
+}
+
+/// Verdicts of this process by cache key; held while a check runs, so that
+/// threads wanting the same verdict wait for one run.
+static VERDICTS: Mutex<Option<HashMap<String, CheckResult>>> = Mutex::new(None);
+
+/// Changes with every change to the crate's sources or shaders (build.rs).
+const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
+
+/// The checks every device must pass before any result is trusted.
+pub fn device_checks() -> Vec<Check> {
+    vec![Check::new("long loops (divergent nested and flat loops past 65,536 iterations)", run_long_loops)]
+}
+
+/// Where verdicts are kept: `GPU_MOVEGEN_CACHE_DIR`, else the user's cache
+/// directory. `None` when neither exists (verdicts then last the process).
+pub fn cache_directory() -> Option<PathBuf> {
+    match std::env::var_os("GPU_MOVEGEN_CACHE_DIR") {
+        Some(directory) if !directory.is_empty() => Some(PathBuf::from(directory)),
+        _ => dirs::cache_dir().map(|directory| directory.join("gpu-movegen")),
+    }
+}
+
+/// The verdict of one check of one context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub check: String,
+    pub outcome: CheckResult,
+    /// How long the check ran, when it ran now (`None`: the verdict was known).
+    pub seconds: Option<f64>,
+}
+
+impl GpuContext {
+    /// Runs [`device_checks`] and `checks` (each at most once per adapter,
+    /// driver and build; see the module documentation) and fails with
+    /// [`GpuError::SelfTestFailed`] naming the adapter, its driver and the
+    /// first check the device failed.
+    pub fn require(&self, checks: &[Check]) -> Result<(), GpuError> {
+        for verdict in self.self_test(checks) {
+            if let Err(detail) = verdict.outcome {
+                return Err(GpuError::SelfTestFailed {
+                    adapter: self.adapter_description(),
+                    check: verdict.check,
+                    detail,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The verdict of every device check and of `checks`, running those not
+    /// yet known. An exempt context (the one checks run on) passes all.
+    pub fn self_test(&self, checks: &[Check]) -> Vec<Verdict> {
+        let all: Vec<Check> = device_checks().into_iter().chain(checks.iter().cloned()).collect();
+        let mut verdicts = Vec::with_capacity(all.len());
+        for check in &all {
+            let started = std::time::Instant::now();
+            let (outcome, ran) = if self.trust.exempt { (Ok(()), false) } else { self.verdict(check) };
+            let failed = outcome.is_err();
+            let seconds = ran.then(|| started.elapsed().as_secs_f64());
+            verdicts.push(Verdict { check: check.name.clone(), outcome, seconds });
+            // A device that failed one check is not asked for the next.
+            if failed {
+                break;
+            }
+        }
+        verdicts
+    }
+
+    /// The verdict of `check`, and whether the check ran now to find it.
+    fn verdict(&self, check: &Check) -> (CheckResult, bool) {
+        let Some(key) = self.cache_key(check) else {
+            let mut verdicts = self.trust.verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Some(outcome) = verdicts.get(&check.name) {
+                return (outcome.clone(), false);
+            }
+            let outcome = self.run_check(check);
+            verdicts.insert(check.name.clone(), outcome.clone());
+            return (outcome, true);
+        };
+        let mut process = VERDICTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let process = process.get_or_insert_with(HashMap::new);
+        if let Some(outcome) = process.get(&key) {
+            return (outcome.clone(), false);
+        }
+        let file = cache_directory().map(|directory| directory.join("self-test").join(cache_file_name(&key)));
+        if let Some(outcome) = file.as_ref().and_then(|file| read_verdict(file, &key)) {
+            process.insert(key, outcome.clone());
+            return (outcome, false);
+        }
+        let outcome = self.run_check(check);
+        if let Some(file) = &file {
+            // A cache that cannot be written costs a rerun next time, nothing more.
+            let _ = write_verdict(file, &key, &outcome);
+        }
+        process.insert(key, outcome.clone());
+        (outcome, true)
+    }
+
+    fn run_check(&self, check: &Check) -> CheckResult {
+        let exempt = self.exempt();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.run)(&exempt)));
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(panic) => Err(format!(
+                "the check panicked: {}",
+                panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("(no message)")
+            )),
+        };
+        // An error the check's own scopes did not catch is the device's too.
+        outcome.and_then(|()| exempt.check_health().map_err(|error| error.to_string()))
+    }
+
+    /// Adapter, driver, crate version, build and check: what a verdict
+    /// depends on. `None` for a caller's own device, whose adapter is unknown.
+    fn cache_key(&self, check: &Check) -> Option<String> {
+        let info = self.adapter_info.as_ref()?;
+        Some(format!(
+            "{} | {:?} | {:04x}:{:04x} | {} | {} | gpu-movegen {} build {} | {}",
+            info.name,
+            info.backend,
+            info.vendor,
+            info.device,
+            info.driver,
+            info.driver_info,
+            env!("CARGO_PKG_VERSION"),
+            BUILD_ID,
+            check.name
+        ))
+    }
+}
+
+fn cache_file_name(key: &str) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(key.as_bytes());
+    let hex: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
+    format!("{hex}.verdict")
+}
+
+/// A verdict file: the key on the first line (so a hash collision is a
+/// miss), then `passed` or `failed: DETAIL`.
+fn read_verdict(file: &std::path::Path, key: &str) -> Option<CheckResult> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let (stored_key, verdict) = text.split_once('\n')?;
+    if stored_key != key {
+        return None;
+    }
+    let verdict = verdict.trim_end_matches('\n');
+    if verdict == "passed" {
+        Some(Ok(()))
+    } else {
+        verdict.strip_prefix("failed: ").map(|detail| Err(detail.to_owned()))
+    }
+}
+
+fn write_verdict(file: &std::path::Path, key: &str, outcome: &CheckResult) -> std::io::Result<()> {
+    let directory = file.parent().unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(directory)?;
+    let verdict = match outcome {
+        Ok(()) => "passed".to_owned(),
+        Err(detail) => format!("failed: {}", detail.replace('\n', " ")),
+    };
+    // Written whole and renamed, so a reader never sees half a verdict.
+    let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = directory.join(format!(".{}.{name}", std::process::id()));
+    std::fs::write(&temporary, format!("{key}\n{verdict}\n"))?;
+    std::fs::rename(&temporary, file)
+}
+
+/// The long-loop kernel: every invocation runs a xorshift generator through
+/// nested loops (outer × inner + lane-dependent extra iterations) and a flat
+/// loop, each past 65,536 iterations, and writes both sums.
+const LONG_LOOPS_SHADER: &str = r#"
+// Reads `parameters` (binding 1: outer trips, inner trips, flat trips).
+// Writes `sums` (binding 2: two words per invocation).
+// One invocation per word pair; its index changes its trip counts.
+@group(0) @binding(1) var<storage, read> parameters: array<u32>;
+@group(0) @binding(2) var<storage, read_write> sums: array<u32>;
+
+fn step(state: u32) -> u32 {
+    var next = state ^ (state << 13u);
+    next ^= next >> 17u;
+    return next ^ (next << 5u);
+}
+
+@compute @workgroup_size(64)
+fn long_loops(@builtin(global_invocation_id) id: vec3<u32>) {
+    let index = id.x;
+    var state = index * 2654435761u + 1u;
+    var nested = 0u;
+    for (var outer = 0u; outer < parameters[0]; outer += 1u) {
+        for (var inner = 0u; inner < parameters[1] + (index & 7u); inner += 1u) {
+            state = step(state);
+            nested += state >> 28u;
+        }
+    }
+    var flat = 0u;
+    var trips = parameters[2] + index;
+    loop {
+        if trips == 0u { break; }
+        state = step(state);
+        flat += state >> 28u;
+        trips -= 1u;
+    }
+    sums[2u * index] = nested;
+    sums[2u * index + 1u] = flat;
+}
+"#;
+
+const LONG_LOOP_INVOCATIONS: u32 = 64;
+const LONG_LOOP_TRIPS: [u32; 3] = [300, 300, 70_000];
+
+fn long_loops_twin(index: u32) -> [u32; 2] {
+    let step = |state: u32| {
+        let mut next = state ^ (state << 13);
+        next ^= next >> 17;
+        next ^ (next << 5)
+    };
+    let [outer, inner, flat_trips] = LONG_LOOP_TRIPS;
+    let mut state = index.wrapping_mul(2_654_435_761).wrapping_add(1);
+    let mut nested = 0u32;
+    for _ in 0..outer {
+        for _ in 0..inner + (index & 7) {
+            state = step(state);
+            nested = nested.wrapping_add(state >> 28);
+        }
+    }
+    let mut flat = 0u32;
+    for _ in 0..flat_trips + index {
+        state = step(state);
+        flat = flat.wrapping_add(state >> 28);
+    }
+    [nested, flat]
+}
+
+fn run_long_loops(context: &GpuContext) -> CheckResult {
+    let sums = long_loops_on_gpu(context).map_err(|error| error.to_string())?;
+    let differing: Vec<u32> = (0..LONG_LOOP_INVOCATIONS)
+        .filter(|&index| sums[2 * index as usize..2 * index as usize + 2] != long_loops_twin(index))
+        .collect();
+    match differing.first() {
+        None => Ok(()),
+        Some(&first) => Err(format!(
+            "{} of {LONG_LOOP_INVOCATIONS} invocations differ from the CPU (the first, {first}, gave {:?} for {:?})",
+            differing.len(),
+            &sums[2 * first as usize..2 * first as usize + 2],
+            long_loops_twin(first)
+        )),
+    }
+}
+
+fn long_loops_on_gpu(context: &GpuContext) -> Result<Vec<u32>, GpuError> {
+    let device = &context.device;
+    let composed = reflect(LONG_LOOPS_SHADER.to_owned())?;
+    let bytes = u64::from(LONG_LOOP_INVOCATIONS) * 8;
+    let output = context.scoped(|| {
+        let kernels = composed.kernels(device, "self-test long loops");
+        let parameters = buffer_with(device, "self-test parameters", &LONG_LOOP_TRIPS, wgpu::BufferUsages::STORAGE);
+        let output =
+            buffer(device, "self-test sums", bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let group = bind_group(device, "self-test long loops", &kernels.layout, &[(1, &parameters), (2, &output)]);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        record_dispatch(&mut encoder, kernels.pipeline("long_loops"), &group, &[], LONG_LOOP_INVOCATIONS, 64, 1);
+        context.queue.submit([encoder.finish()]);
+        output
+    })?;
+    read_buffer(context, &output, 0, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_files_round_trip_and_refuse_another_key() {
+        let directory = std::env::temp_dir().join(format!("gpu-movegen-verdict-{}", std::process::id()));
+        let file = directory.join("a.verdict");
+        write_verdict(&file, "key one", &Err("lane 3\ndiffers".into())).unwrap();
+        assert_eq!(read_verdict(&file, "key one"), Some(Err("lane 3 differs".into())));
+        assert_eq!(read_verdict(&file, "key two"), None);
+        write_verdict(&file, "key one", &Ok(())).unwrap();
+        assert_eq!(read_verdict(&file, "key one"), Some(Ok(())));
+        std::fs::remove_dir_all(directory).unwrap();
+    }
+
+    #[test]
+    fn long_loop_twin_runs_past_the_old_lavapipe_limit() {
+        // The fault this check exists for cuts loops at 65,535 iterations.
+        let [outer, inner, flat] = LONG_LOOP_TRIPS;
+        assert!(outer * inner > 65_535 && flat > 65_535);
+        assert_ne!(long_loops_twin(0), long_loops_twin(1));
+    }
+}
