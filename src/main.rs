@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use cli::chess::{PerftCommand, UniqueArgs, VerifyArgs};
-use cli::common::{Backend, ShaderArgs, UsageError};
+use cli::common::{Backend, ShaderArgs};
 
 #[derive(Parser)]
 #[command(
@@ -100,9 +100,9 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
-        Err(UsageError(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
+        Err(error) => {
+            eprintln!("error: {}", error.message());
+            ExitCode::from(error.exit_code())
         }
     }
 }

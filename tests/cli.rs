@@ -188,15 +188,17 @@ fn info_names_the_chosen_adapter_and_its_limits() {
     let output = run(&["info"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    for needle in ["chosen: ", "backend: ", "max_storage_buffer_binding_size: ", "SHADER_INT64: "] {
+    for needle in
+        ["chosen: ", "backend: ", "max_storage_buffer_binding_size: ", "SHADER_INT64: ", "\nself-test: passed\n"]
+    {
         assert!(text.contains(needle), "{needle} missing from:\n{text}");
     }
 }
 
 #[test]
-fn a_missing_adapter_is_one_clear_line_and_exit_code_two() {
+fn a_missing_adapter_is_one_clear_line_and_exit_code_three() {
     let output = run_with(&["verify", "--random", "1", "--seed", "1"], &[("WGPU_ADAPTER_NAME", "no such adapter 42")]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(3));
     let message = stderr(&output);
     let error_lines: Vec<&str> = message.lines().filter(|line| line.starts_with("error")).collect();
     assert_eq!(error_lines.len(), 1, "{message}");
@@ -204,7 +206,7 @@ fn a_missing_adapter_is_one_clear_line_and_exit_code_two() {
 
     // No adapter on the named backend: the message says which driver to install.
     let output = run_with(&["info"], &[("WGPU_BACKEND", "dx12")]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(3));
     let message = stderr(&output);
     assert!(message.contains("no GPU adapter found") && message.contains("mesa-vulkan-drivers"), "{message}");
 }
@@ -249,7 +251,7 @@ fn summary_line_on_stderr_unless_quiet() {
 fn without_an_adapter_gpu_fails_and_auto_falls_back_to_the_cpu() {
     let no_adapter = [("WGPU_ADAPTER_NAME", "no such adapter 42")];
     let output = run_with(&["perft", "--depth", "3", "--backend", "gpu"], &no_adapter);
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(3));
     assert!(stdout(&output).is_empty());
     let message = stderr(&output);
     assert_eq!(message.lines().count(), 1, "{message}");
@@ -602,4 +604,25 @@ fn shogi_runs_on_the_gpu_and_verifies_against_the_cpu() {
     assert_eq!(stdout(&output).lines().last(), Some("60 passed, 0 failed"));
     let output = run(&["shogi", "verify", "--random", "5"]);
     assert_eq!(output.status.code(), Some(2), "--random needs --seed");
+}
+
+#[test]
+fn a_cross_check_recounts_random_subtrees_on_the_cpu() {
+    let output = run(&["perft", "--depth", "4", "--backend", "gpu", "--cross-check", "6"]);
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert_eq!(stdout(&output).lines().last(), Some("Nodes searched: 197281"));
+    assert!(message.contains("cross-check: 6 random subtrees counted equal on the GPU and the CPU"), "{message}");
+    // The default at depth 5 and beyond.
+    let output = run(&["perft", "--depth", "5", "--backend", "gpu"]);
+    assert!(stderr(&output).contains("cross-check: 8 random subtrees"), "{}", stderr(&output));
+    let output = run(&["perft", "--depth", "4", "--backend", "cpu", "--cross-check", "2"]);
+    assert!(output.status.success() && stderr(&output).contains("there is none"), "{}", stderr(&output));
+    for arguments in [
+        &["perft", "--cross-check", "-1"][..],
+        &["perft", "--cross-check", "many"],
+        &["perft", "--epd", "x.epd", "--cross-check", "2"],
+    ] {
+        assert_eq!(run(arguments).status.code(), Some(2), "{arguments:?}");
+    }
 }

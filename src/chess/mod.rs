@@ -3,6 +3,7 @@
 //! host side. The modules depend on each other in that order only.
 
 pub mod board;
+pub mod cross_check;
 pub mod error;
 #[cfg(feature = "gpu")]
 pub mod gpu;

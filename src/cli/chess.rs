@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 use gpu_movegen::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
-use gpu_movegen::chess::units;
+use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play};
 use rayon::prelude::*;
 
-use super::common::{Backend, Progress, ShaderArgs, UsageError, open_backend};
+use super::common::{Backend, CliError, Progress, ShaderArgs, open_backend};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -40,9 +40,19 @@ pub struct PerftArgs {
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
     max_depth: Option<u32>,
+    /// After a GPU count, count K subtrees drawn at random a few plies below
+    /// the root (at most 4 plies deep each) on the GPU and on the CPU, and
+    /// fail with exit code 1 on any difference. Default: 8 at depth 5 or
+    /// more on the GPU, otherwise 0 (off).
+    #[arg(long, value_name = "K", conflicts_with = "epd", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    cross_check: Option<u32>,
     #[command(flatten)]
     counting: CountingArgs,
 }
+
+/// Subtrees a GPU perft to depth 5 or more recounts on both backends by
+/// default: at most 8 perft(4) counts on the CPU, a few milliseconds each.
+const DEFAULT_CROSS_CHECKS: u32 = 8;
 
 /// Where and how perft counts: what `perft` and `perft run-unit` share.
 #[derive(clap::Args, Clone, Copy)]
@@ -189,7 +199,7 @@ enum Engine {
 
 impl Engine {
     /// `depth`: the deepest perft this engine will count (sizes the transposition table).
-    fn open(counting: CountingArgs, depth: u32) -> Result<Engine, UsageError> {
+    fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
         let CountingArgs { threads, backend, hash, shaders, .. } = counting;
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
@@ -217,7 +227,7 @@ impl Engine {
     }
 
     /// Perft of every root to `depth`; `progress` hears of nodes counted.
-    fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, UsageError> {
+    fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, CliError> {
         match self {
             Engine::Gpu(perft, _) => {
                 let base = progress.nodes();
@@ -254,12 +264,12 @@ impl Engine {
         }
     }
 
-    fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, UsageError> {
+    fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, CliError> {
         perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
 }
 
-pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, UsageError> {
+pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, CliError> {
     match command.action {
         None => run_perft(command.arguments),
         Some(PerftAction::Split { fen, depth, split_depth, units: count, out }) => {
@@ -291,14 +301,14 @@ pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, UsageError> 
     }
 }
 
-fn parse_fen_argument(fen: Option<&str>) -> Result<Position, UsageError> {
+fn parse_fen_argument(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {
-        Some(fen) => Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}"))),
+        Some(fen) => Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}"))),
         None => Ok(Position::start()),
     }
 }
 
-fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, UsageError> {
+fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, CliError> {
     // Check the unit (and an existing result) before opening a device.
     let unit = units::read_unit(path)?;
     if let Ok(nodes) = units::read_result(&units::result_path(path), &unit.checksum) {
@@ -307,17 +317,30 @@ fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, 
     }
     let mut engine = Engine::open(counting, unit.remaining)?;
     let bar = unit_progress(unit.positions.len() as u64, counting.quiet);
+    // A GPU failure keeps its own exit code through the unit runner.
+    let mut failure = None;
     let outcome = units::run_unit(path, |unit| -> Result<Vec<u64>, String> {
         let progress = Progress::new(true);
         let mut counts = Vec::with_capacity(unit.positions.len());
         // Batches of positions: the GPU shares its arena, the bar moves between batches.
         for chunk in unit.positions.chunks(64) {
             let roots: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
-            counts.extend(engine.perft(&roots, unit.remaining, &progress).map_err(|UsageError(message)| message)?);
+            match engine.perft(&roots, unit.remaining, &progress) {
+                Ok(chunk_counts) => counts.extend(chunk_counts),
+                Err(error) => {
+                    let message = error.message().to_owned();
+                    failure = Some(error);
+                    return Err(message);
+                }
+            }
             bar.inc(chunk.len() as u64);
         }
         Ok(counts)
-    })?;
+    });
+    let outcome = match (outcome, failure) {
+        (Err(_), Some(error)) => return Err(error),
+        (outcome, _) => outcome?,
+    };
     bar.finish_and_clear();
     match outcome {
         units::RunOutcome::Counted(nodes) => println!("{}: {nodes} nodes", path.display()),
@@ -342,10 +365,10 @@ fn unit_progress(positions: u64, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
-pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, UsageError> {
+pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, CliError> {
     let root = parse_fen_argument(arguments.fen.as_deref())?;
     if matches!(arguments.backend, Backend::Gpu) {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "unique runs on the CPU; the GPU does not count distinct positions yet (use --backend cpu or auto)".into(),
         ));
     }
@@ -366,13 +389,13 @@ pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, UsageError> {
     }
 }
 
-pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
+pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     let position = match &arguments.fen {
-        Some(fen) => Some(Position::from_fen(fen).map_err(|error| UsageError(format!("--fen: {error}")))?),
+        Some(fen) => Some(Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}")))?),
         None => None,
     };
     if arguments.divide && arguments.depth == 0 {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "--divide needs --depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
         ));
     }
@@ -408,21 +431,59 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, UsageError> {
         engine.perft(&[position], arguments.depth, &progress)?[0]
     };
     progress.finish(nodes, &engine.describe());
+    let checks = arguments.cross_check.unwrap_or(if arguments.depth >= 5 { DEFAULT_CROSS_CHECKS } else { 0 });
+    if let Engine::Gpu(..) = engine
+        && checks > 0
+    {
+        let seed: u64 = rand::random();
+        let subtrees = cross_check::draw_subtrees(&position, arguments.depth, checks as usize, seed);
+        let quiet = Progress::new(true);
+        let mismatches = cross_check::cross_check(&subtrees, |roots, depth| engine.perft(roots, depth, &quiet))?;
+        if !mismatches.is_empty() {
+            for mismatch in &mismatches {
+                let moves: Vec<String> = mismatch.subtree.moves.iter().map(|mv| mv.uci(true).to_string()).collect();
+                writeln!(
+                    stdout,
+                    "CROSS-CHECK MISMATCH perft({}) of {} (after {}): GPU {}, CPU {}",
+                    mismatch.subtree.depth,
+                    mismatch.subtree.position.to_fen(),
+                    if moves.is_empty() { "no moves".to_owned() } else { moves.join(" ") },
+                    mismatch.other,
+                    mismatch.reference
+                )?;
+            }
+            eprintln!(
+                "error: {} of {checks} subtrees counted differently on the GPU and the CPU (seed {seed}); the GPU's \
+                 total is not printed",
+                mismatches.len()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        if !arguments.counting.quiet {
+            eprintln!("cross-check: {checks} random subtrees counted equal on the GPU and the CPU");
+        }
+    } else if let Engine::Cpu(..) = engine
+        && arguments.cross_check.is_some_and(|checks| checks > 0)
+        && !arguments.counting.quiet
+    {
+        eprintln!("note: --cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
+    }
     writeln!(stdout, "Nodes searched: {nodes}")?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), UsageError> {
-    let text = std::fs::read_to_string(path).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
-    let entries = parse_suite(&text).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), CliError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let entries = parse_suite(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let positions = entries
         .iter()
         .map(|entry| {
-            entry
-                .position()
-                .map_err(|error| UsageError(format!("{}: line {}: invalid FEN: {error}", path.display(), entry.line)))
+            entry.position().map_err(|error| {
+                CliError::Usage(format!("{}: line {}: invalid FEN: {error}", path.display(), entry.line))
+            })
         })
-        .collect::<Result<Vec<Position>, UsageError>>()?;
+        .collect::<Result<Vec<Position>, CliError>>()?;
     Ok((entries, positions))
 }
 
@@ -434,7 +495,7 @@ fn run_suite(
     positions: &[Position],
     max_depth: Option<u32>,
     quiet: bool,
-) -> Result<ExitCode, UsageError> {
+) -> Result<ExitCode, CliError> {
     let max_depth = max_depth.unwrap_or(u32::MAX);
     let progress = Progress::new(quiet);
     let mut depths: Vec<u32> =
@@ -484,8 +545,8 @@ pub fn run_perftree(
     backend: Backend,
     chess960: bool,
     shaders: ShaderArgs,
-) -> Result<ExitCode, UsageError> {
-    let mut position = Position::from_fen(fen).map_err(|error| UsageError(format!("FEN: {error}")))?;
+) -> Result<ExitCode, CliError> {
+    let mut position = Position::from_fen(fen).map_err(|error| CliError::Usage(format!("FEN: {error}")))?;
     // Decided at the root: castling rights only shrink, so the moves below keep its notation.
     let chess960 = chess960 || position.is_chess960();
     for text in moves.unwrap_or("").split_whitespace() {
@@ -493,7 +554,7 @@ pub fn run_perftree(
         position.play(mv);
     }
     if depth == 0 {
-        return Err(UsageError("DEPTH must be at least 1".to_owned()));
+        return Err(CliError::Usage("DEPTH must be at least 1".to_owned()));
     }
     let counting = CountingArgs { threads: None, backend, hash: HashArgs { mebibytes: None }, quiet: true, shaders };
     let mut engine = Engine::open(counting, depth)?;
@@ -507,14 +568,14 @@ pub fn run_perftree(
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, UsageError> {
+pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, CliError> {
     let positions = match (&arguments.epd, arguments.random, arguments.seed) {
         (Some(path), _, _) => read_suite_positions(path)?.1,
         (None, Some(count), Some(seed)) if arguments.chess960 => {
             random_play::random_chess960_positions(count, 120, seed)
         }
         (None, Some(count), Some(seed)) => random_play::random_positions(&Position::start(), count, 120, seed),
-        _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
+        _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
     let kernels = match arguments.kernel {
         Some(KernelArg::PerPiece) => vec![Kernel::PerPiece],

@@ -89,16 +89,56 @@ pub enum Backend {
     Cpu,
 }
 
-/// A failure that is the user's input or environment: one line, exit code 2.
-pub struct UsageError(pub String);
+/// A failure that ends a command: one line on stderr and the exit code
+/// every command shares (README: 2 bad input or usage, 3 GPU or driver).
+pub enum CliError {
+    /// The user's input, arguments or files: exit code 2.
+    Usage(String),
+    /// No adapter, a lost device, out of memory, a failed self-test: exit code 3.
+    Gpu(String),
+}
 
-impl<E: std::fmt::Display> From<E> for UsageError {
-    fn from(error: E) -> Self {
-        UsageError(error.to_string())
+impl CliError {
+    pub fn message(&self) -> &str {
+        match self {
+            CliError::Usage(message) | CliError::Gpu(message) => message,
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Gpu(_) => 3,
+        }
     }
 }
 
-pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, UsageError> {
+impl From<gpu_movegen::gpu::GpuError> for CliError {
+    fn from(error: gpu_movegen::gpu::GpuError) -> Self {
+        CliError::Gpu(error.to_string())
+    }
+}
+
+/// Errors of the user's input and environment: exit code 2.
+macro_rules! usage_errors {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for CliError {
+            fn from(error: $error) -> Self {
+                CliError::Usage(error.to_string())
+            }
+        })*
+    };
+}
+
+usage_errors!(
+    std::io::Error,
+    rayon::ThreadPoolBuildError,
+    gpu_movegen::FenError,
+    gpu_movegen::MoveError,
+    gpu_movegen::chess::units::UnitError,
+);
+
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
         builder = builder.num_threads(threads as usize);
@@ -114,7 +154,7 @@ pub fn open_backend<Engine>(
     threads: Option<u32>,
     gpu: impl FnOnce() -> Result<Engine, gpu_movegen::gpu::GpuError>,
     cpu: impl FnOnce(rayon::ThreadPool) -> Engine,
-) -> Result<Engine, UsageError> {
+) -> Result<Engine, CliError> {
     match backend {
         Backend::Cpu => Ok(cpu(thread_pool(threads)?)),
         Backend::Gpu => Ok(gpu()?),

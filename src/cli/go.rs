@@ -15,7 +15,7 @@ use gpu_movegen::go::sgf::read_sgf;
 use gpu_movegen::go::{Move, Point, Position};
 use gpu_movegen::gpu::GpuContext;
 
-use super::common::{Backend, Progress, UsageError, open_backend};
+use super::common::{Backend, CliError, Progress, open_backend};
 
 #[derive(Subcommand)]
 pub enum GoCommand {
@@ -53,16 +53,16 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     /// The position and the komi the SGF gives, if any.
-    fn position(&self) -> Result<(Position, Option<f64>), UsageError> {
+    fn position(&self) -> Result<(Position, Option<f64>), CliError> {
         if let Some(path) = &self.sgf {
-            let text =
-                std::fs::read_to_string(path).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
-            let game = read_sgf(&text).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+            let game = read_sgf(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
             return Ok((game.position, Some(game.komi)));
         }
-        Position::new(self.size).map_err(|error| UsageError(format!("--size: {error}")))?;
+        Position::new(self.size).map_err(|error| CliError::Usage(format!("--size: {error}")))?;
         let position = Position::from_moves(self.size, self.moves.as_deref().unwrap_or(""))
-            .map_err(|error| UsageError(format!("--moves: {error}")))?;
+            .map_err(|error| CliError::Usage(format!("--moves: {error}")))?;
         Ok((position, None))
     }
 }
@@ -135,7 +135,7 @@ pub struct GtpArgs {
     backend: Backend,
 }
 
-pub fn run(command: GoCommand) -> Result<ExitCode, UsageError> {
+pub fn run(command: GoCommand) -> Result<ExitCode, CliError> {
     match command {
         GoCommand::Perft(arguments) => run_perft(arguments),
         GoCommand::Playouts(arguments) => run_playouts(arguments),
@@ -158,9 +158,9 @@ impl PerftEngine {
     }
 }
 
-fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, UsageError> {
+fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     if arguments.divide && arguments.depth == 0 {
-        return Err(UsageError("--divide needs --depth 1 or more".to_owned()));
+        return Err(CliError::Usage("--divide needs --depth 1 or more".to_owned()));
     }
     let (position, _) = arguments.position.position()?;
     let size = position.size();
@@ -222,13 +222,15 @@ enum Playouts {
 }
 
 impl Playouts {
-    fn open(backend: Backend, threads: Option<u32>) -> Result<Playouts, UsageError> {
-        open_backend(
-            backend,
-            threads,
-            || Ok(Playouts::Gpu(Box::new(GpuPlayouts::new(&GpuContext::new()?)))),
-            Playouts::Cpu,
-        )
+    /// The runner for boards of `size` (on the GPU its kernels are built and
+    /// self-tested now, so that `auto` can still choose the CPU).
+    fn open(backend: Backend, threads: Option<u32>, size: u32) -> Result<Playouts, CliError> {
+        let gpu = || {
+            let mut runner = GpuPlayouts::new(&GpuContext::new()?);
+            runner.prepare(size)?;
+            Ok(Playouts::Gpu(Box::new(runner)))
+        };
+        open_backend(backend, threads, gpu, Playouts::Cpu)
     }
 
     fn describe(&self) -> String {
@@ -254,15 +256,16 @@ impl PlayoutRunner for Playouts {
     }
 }
 
-fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, UsageError> {
+fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     let (position, sgf_komi) = arguments.position.position()?;
     let komi = arguments.komi.or(sgf_komi).unwrap_or(7.5);
     if !komi.is_finite() {
-        return Err(UsageError(format!("--komi {komi} is not a number")));
+        return Err(CliError::Usage(format!("--komi {komi} is not a number")));
     }
-    let mut runner = Playouts::open(arguments.backend, arguments.threads)?;
+    let mut runner = Playouts::open(arguments.backend, arguments.threads, position.size())?;
     let started = Instant::now();
-    let results = runner.run(&[position], arguments.playouts, arguments.seed, 0).map_err(UsageError)?;
+    // Only the GPU's runner fails, and only for the device's reasons.
+    let results = runner.run(&[position], arguments.playouts, arguments.seed, 0).map_err(CliError::Gpu)?;
     let (mut black, mut white, mut draws, mut score) = (0u64, 0u64, 0u64, 0.0f64);
     for result in &results {
         match result.winner_sign(komi) {
@@ -289,8 +292,8 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, UsageError> {
-    let positions = random_positions(size, count, seed).map_err(|error| UsageError(format!("--size: {error}")))?;
+fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, CliError> {
+    let positions = random_positions(size, count, seed).map_err(|error| CliError::Usage(format!("--size: {error}")))?;
     let context = GpuContext::new()?;
     eprintln!("adapter: {}", context.adapter_description());
     let mut mismatched = vec![false; positions.len()];
@@ -326,13 +329,14 @@ fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, UsageError
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, UsageError> {
+pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, CliError> {
     let time = match arguments.time {
         Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Some(std::time::Duration::from_secs_f64(seconds)),
-        Some(seconds) => return Err(UsageError(format!("--time {seconds} is not a number of seconds"))),
+        Some(seconds) => return Err(CliError::Usage(format!("--time {seconds} is not a number of seconds"))),
         None => None,
     };
-    let runner = Playouts::open(arguments.backend, arguments.threads)?;
+    // The engine starts on 19x19; other sizes are self-tested when first played.
+    let runner = Playouts::open(arguments.backend, arguments.threads, gpu_movegen::go::MAX_SIZE)?;
     eprintln!("gpu-movegen GTP engine: playouts on the {}", runner.describe());
     let settings = SearchSettings { playouts: arguments.playouts, time, seed: arguments.seed };
     let mut engine = GtpEngine::new(runner, settings);

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::wgpu;
 
-use super::common::{UsageError, auto_prefers_cpu};
+use super::common::{CliError, auto_prefers_cpu};
 
-pub fn run_info() -> Result<ExitCode, UsageError> {
+pub fn run_info() -> Result<ExitCode, CliError> {
     let mut stdout = std::io::stdout().lock();
     let adapters = gpu_movegen::gpu::list_adapters();
     writeln!(stdout, "adapters ({}):", adapters.len())?;
@@ -42,5 +42,31 @@ pub fn run_info() -> Result<ExitCode, UsageError> {
     writeln!(stdout, "features:")?;
     writeln!(stdout, "  SHADER_INT64: {}", features.contains(wgpu::Features::SHADER_INT64))?;
     writeln!(stdout, "  TIMESTAMP_QUERY: {}", features.contains(wgpu::Features::TIMESTAMP_QUERY))?;
-    Ok(ExitCode::SUCCESS)
+    stdout.flush()?;
+    // Every game's kernels in their default builds; other builds are checked when first used.
+    let checks = [
+        gpu_movegen::chess::gpu::self_test::perft_check(variant),
+        gpu_movegen::chess::gpu::self_test::library_check(variant),
+        gpu_movegen::shogi::gpu::self_test::perft_check(Default::default()),
+        gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(9)),
+        gpu_movegen::go::gpu::self_test::playout_check(9),
+    ];
+    let verdicts = context.self_test(&checks);
+    let failure = verdicts.iter().find_map(|verdict| verdict.outcome.as_ref().err().map(|detail| (verdict, detail)));
+    match failure {
+        None => writeln!(stdout, "self-test: passed")?,
+        Some((verdict, detail)) => writeln!(stdout, "self-test: failed ({}: {detail})", verdict.check)?,
+    }
+    for verdict in &verdicts {
+        let state = if verdict.outcome.is_ok() { "passed" } else { "failed" };
+        match verdict.seconds {
+            Some(seconds) => writeln!(stdout, "  {}: {state} ({seconds:.1} s)", verdict.check)?,
+            None => writeln!(stdout, "  {}: {state} (cached)", verdict.check)?,
+        }
+    }
+    if let Some(directory) = gpu_movegen::gpu::self_test::cache_directory() {
+        writeln!(stdout, "  verdicts cached in {}", directory.join("self-test").display())?;
+    }
+    // A device whose results cannot be trusted is a GPU failure for scripts too.
+    Ok(if failure.is_none() { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }

@@ -12,7 +12,7 @@ use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptio
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
 
-use super::common::{Backend, UsageError, open_backend};
+use super::common::{Backend, CliError, open_backend};
 
 #[derive(Subcommand)]
 pub enum ShogiCommand {
@@ -73,7 +73,7 @@ pub struct ShogiPerftArgs {
     quiet: bool,
 }
 
-pub fn run(command: ShogiCommand) -> Result<ExitCode, UsageError> {
+pub fn run(command: ShogiCommand) -> Result<ExitCode, CliError> {
     match command {
         ShogiCommand::Perft(arguments) => run_perft(arguments),
         ShogiCommand::Verify { epd, random, seed, gpu_memory } => run_verify(epd, random, seed, gpu_memory),
@@ -98,7 +98,7 @@ enum Engine {
 }
 
 impl Engine {
-    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>) -> Result<Engine, UsageError> {
+    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>) -> Result<Engine, CliError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let options =
@@ -116,14 +116,14 @@ impl Engine {
         }
     }
 
-    fn perft(&mut self, roots: &[Position], depth: u32) -> Result<Vec<u64>, UsageError> {
+    fn perft(&mut self, roots: &[Position], depth: u32) -> Result<Vec<u64>, CliError> {
         match self {
             Engine::Gpu(gpu, _) => Ok(gpu.perft(roots, depth, &mut |_| {})?),
             Engine::Cpu(pool) => Ok(pool.install(|| roots.iter().map(|root| perft_parallel(root, depth)).collect())),
         }
     }
 
-    fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, UsageError> {
+    fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
         if let Engine::Cpu(pool) = self {
             return Ok(pool.install(|| divide(position, depth)));
         }
@@ -136,13 +136,13 @@ impl Engine {
     }
 }
 
-fn parse_sfen(text: &str, what: &str) -> Result<Position, UsageError> {
-    Position::from_sfen(text).map_err(|error| UsageError(format!("{what}: {error}")))
+fn parse_sfen(text: &str, what: &str) -> Result<Position, CliError> {
+    Position::from_sfen(text).map_err(|error| CliError::Usage(format!("{what}: {error}")))
 }
 
-fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, UsageError> {
+fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
     if arguments.divide && arguments.depth == 0 {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "--divide needs --depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
         ));
     }
@@ -193,11 +193,11 @@ fn run_verify(
     random: Option<usize>,
     seed: Option<u64>,
     gpu_memory: Option<u64>,
-) -> Result<ExitCode, UsageError> {
+) -> Result<ExitCode, CliError> {
     let positions: Vec<Position> = match (epd, random, seed) {
         (Some(path), _, _) => read_suite(&path)?.into_iter().map(|(_, _, position, _)| position).collect(),
         (None, Some(count), Some(seed)) => gpu_movegen::shogi::perft::random_positions(count, seed),
-        _ => return Err(UsageError("give --epd FILE or --random N --seed S".to_owned())),
+        _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
     let mut engine = Engine::open(Backend::Gpu, None, gpu_memory)?;
     eprintln!("adapter: {}", engine.describe());
@@ -244,8 +244,9 @@ fn summary(quiet: bool, nodes: u64, started: Instant, engine: &str) {
 /// (line, SFEN, position, [(depth, nodes)]) of every entry of a suite file.
 type SuiteEntry = (usize, String, Position, Vec<(u32, u64)>);
 
-fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, UsageError> {
-    let text = std::fs::read_to_string(path).map_err(|error| UsageError(format!("{}: {error}", path.display())))?;
+fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let mut entries = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -253,7 +254,7 @@ fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, UsageError> {
         if content.is_empty() || content.starts_with('#') {
             continue;
         }
-        let problem = |problem: String| UsageError(format!("{}: line {line}: {problem}", path.display()));
+        let problem = |problem: String| CliError::Usage(format!("{}: line {line}: {problem}", path.display()));
         let mut fields = content.split(';');
         let sfen = fields.next().unwrap_or("").trim().to_owned();
         let position = Position::from_sfen(&sfen).map_err(|error| problem(format!("invalid SFEN: {error}")))?;
