@@ -905,7 +905,7 @@ fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) -> (Option<
             let mut generator =
                 MoveGenerator::with_options(&context, GeneratorOptions { variant, ..Default::default() })
                     .expect("generator");
-            generator.generate(&positions[..1_000], Kernel::PerPosition).expect("warm-up");
+            generator.generate(&positions[..positions.len().min(1_000)], Kernel::PerPosition).expect("warm-up");
             let started = Instant::now();
             generator.generate(&positions, Kernel::PerPosition).expect("generation");
             let movegen_rate = batch as f64 / started.elapsed().as_secs_f64();

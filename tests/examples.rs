@@ -1,0 +1,73 @@
+//! Every example runs, at a small size, so that one that stops working
+//! fails the build. `cargo test` builds the examples beside the test binaries.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn example(name: &str) -> PathBuf {
+    let mut folder = std::env::current_exe().expect("the test binary");
+    folder.pop();
+    if folder.ends_with("deps") {
+        folder.pop();
+    }
+    let path = folder.join("examples").join(name);
+    assert!(path.exists(), "{} is missing: cargo test builds the examples; run it with --examples", path.display());
+    path
+}
+
+fn run(name: &str, arguments: &[&str]) -> String {
+    let output: Output = Command::new(example(name)).args(arguments).output().expect("the example runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{name} {arguments:?} failed ({:?}):\n{stdout}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn gpu_search_finds_identical_results_on_gpu_and_cpu() {
+    let text = run("gpu_search", &["--positions", "4", "--playouts", "16", "--depth", "1"]);
+    assert!(text.contains("identical on GPU and CPU; GPU"), "{text}");
+    assert!(text.contains("negamax depth 1: 4 positions, identical on GPU and CPU"), "{text}");
+}
+
+#[test]
+fn throughput_runs_every_section() {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-throughput-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let json = folder.join("perft.json").to_string_lossy().into_owned();
+    let plot = folder.join("perft.svg").to_string_lossy().into_owned();
+    let sections: [&[&str]; 7] = [
+        &[
+            "perft",
+            "--start-depths",
+            "3",
+            "--kiwipete-depths",
+            "2",
+            "--rounds",
+            "1",
+            "--leaf-shapes",
+            "--json",
+            &json,
+            "--plot",
+            &plot,
+        ],
+        &["movegen", "--max-batch", "100"],
+        &["sliders", "--batch", "100", "--perft-depth", "3", "--invocations", "64"],
+        &["go", "--positions", "100", "--playouts", "200", "--gpu-playouts", "64"],
+        &["shogi", "--rounds", "1", "--depth", "2"],
+        &["deep", "--depth", "4", "--rounds", "1"],
+        &["cpu", "--rounds", "1"],
+    ];
+    for arguments in sections {
+        let text = run("throughput", arguments);
+        assert!(text.lines().count() > 1, "{arguments:?} printed no figures:\n{text}");
+    }
+    let figures: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(figures.as_array().is_some_and(|rows| !rows.is_empty()) || figures.is_object(), "{figures}");
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
+    std::fs::remove_dir_all(folder).unwrap();
+}
