@@ -76,11 +76,11 @@ fn random_game_positions_count_as_on_the_cpu_in_one_batch() {
 fn small_arenas_stay_exact() {
     let context = context();
     let start = Position::start();
-    // Asking for the fused shape changes nothing: Shogi always stores the last level.
-    for (arena, fused_leaves) in [(2_500, false), (5_000, true)] {
+    // Both leaf shapes, each in an arena small enough to split a level.
+    for (arena, fused_leaves, depth, nodes) in [(2_500, false, 4, 719_731), (5_000, true, 5, 19_861_490)] {
         let options = PerftOptions { arena_positions: Some(arena), fused_leaves, ..Default::default() };
         let mut gpu = ShogiGpuPerft::with_options(&context, options).unwrap();
-        assert_eq!(gpu.perft(&[start], 4, &mut |_| {}).unwrap(), [719_731], "{arena} {fused_leaves}");
+        assert_eq!(gpu.perft(&[start], depth, &mut |_| {}).unwrap(), [nodes], "{arena} {fused_leaves}");
         assert!(gpu.statistics().split_levels > 0, "{arena}: {:?}", gpu.statistics());
     }
 }

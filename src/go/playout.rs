@@ -11,8 +11,9 @@
 //!
 //! One draw per move from the exact set, rather than drawing among the
 //! empty points and dropping the illegal ones, keeps the GPU kernel's
-//! control flow plain: the rejection loop met a miscompilation on lavapipe
-//! (a 13×13 playout stuck in a ko cycle played a point it had not drawn).
+//! loops short and its draws one per move. (A rejection loop once played a
+//! point it had not drawn on lavapipe from Mesa 22.3.6, whose loops stop
+//! after 65,535 iterations; the self-test now refuses that driver.)
 
 use super::bitmap::Geometry;
 use super::board::Board;

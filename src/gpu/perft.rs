@@ -54,9 +54,6 @@ pub trait PerftGame {
     const MAX_LEGAL_MOVES: u32;
     /// What a kernel's FAULT_INVALID_POSITION means for this game.
     const INVALID_POSITION: &'static str;
-    /// Whether the game has a `count_leaves_fused` kernel; without one the
-    /// engine always stores the last level (see [`PerftOptions::fused_leaves`]).
-    const FUSED_LEAVES: bool = true;
 
     /// The record of a position, as the kernels of `variant` read it.
     fn pack(variant: Self::Variant, position: &Self::Position) -> Self::Record;
@@ -102,7 +99,7 @@ pub struct PerftOptions<Variant> {
     /// Count the last two plies in one kernel (each position plays its moves
     /// and counts each child's), or store the last level too and count one
     /// ply per child: work spread over (position, move) pairs. The default
-    /// is the faster on lavapipe (BENCHMARKS.md).
+    /// is the faster on lavapipe for every game (BENCHMARKS.md).
     pub fused_leaves: bool,
     /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
     /// default, on in the tests that also run them off.
@@ -460,7 +457,7 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Plies counted without storing their positions.
     fn leaf_plies(&self) -> u32 {
-        if self.options.fused_leaves && G::FUSED_LEAVES { 2 } else { 1 }
+        if self.options.fused_leaves { 2 } else { 1 }
     }
 
     fn first_bound(&self) -> u32 {

@@ -9,9 +9,9 @@
 // POSITION_WORKGROUP per workgroup: `expand` writes every legal child
 // (lowest bit first) tagged with the root. The engine module brings
 // `count_moves`, `count_leaves` and the scan, which ask `perft_move_count`
-// here: the popcount of the legal-point bitmap. There is no fused kernel for
-// the last two plies (see GoGame::FUSED_LEAVES): the last level is stored
-// and counted, one child per invocation.
+// here: the popcount of the legal-point bitmap. `count_leaves_fused` counts
+// the last two plies at once: each legal point played, and the popcount of
+// the child's legal points added to the root's total.
 
 #import go_board
 #import perft_engine
@@ -81,4 +81,32 @@ fn expand(
         perft_tag_child(output, slot);
         output += 1u;
     }
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves_fused(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var root = NO_ROOT;
+    var weighted = vec2<u32>(0u, 0u);
+    if index < parameters.count && !perft_merged(parameters.start + index) {
+        let slot = parameters.start + index;
+        let position = arena_position(slot);
+        root = root_of[slot];
+        let color = position.to_move;
+        var legal = go_legal(position, color);
+        var value = 0u;
+        while !go_is_empty(legal) {
+            let bit = go_first(legal);
+            legal = go_and_not(legal, go_from_bit(bit));
+            var child = position;
+            go_play(&child, color, bit);
+            value += go_count(go_legal(child, child.to_move));
+        }
+        weighted = perft_weight(slot, value);
+    }
+    accumulate_by_root(local, root, weighted);
 }

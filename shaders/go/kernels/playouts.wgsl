@@ -12,8 +12,9 @@
 // `playout_start` sets each playout up; `playout_steps` plays at most
 // GO_PLAYOUT_STEPS moves of each unfinished playout and scores the ones that
 // end. The host records one start and enough steps for the move cap in one
-// submission, so no invocation runs a whole playout: long invocations ran
-// into miscompiled loops on lavapipe, and real GPUs' watchdogs dislike them.
+// submission, so no invocation runs a whole playout: real GPUs' watchdogs
+// dislike long dispatches, and on Mesa 25 the bounded shape costs nothing
+// against one dispatch a game (BENCHMARKS.md).
 
 #import go_board
 #import random

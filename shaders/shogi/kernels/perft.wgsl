@@ -8,20 +8,28 @@
 // One invocation per arena position, POSITION_WORKGROUP per workgroup:
 // `expand` writes every legal child tagged with the root. The engine module
 // brings `count_moves`, `count_leaves` and the scan, which ask
-// `perft_move_count` here for a position's legal move count. There is no
-// fused kernel for the last two plies (see ShogiGame::FUSED_LEAVES): the
-// last level is stored and counted.
+// `perft_move_count` here for a position's legal move count.
+// `count_leaves_fused` counts the last two plies at once: `for_each_child`
+// hands each child to `emit`, which adds the child's legal move count
+// instead of storing it.
 
 #import shogi_movegen
 #import perft_engine
 
 alias PerftRecord = PackedShogiPosition;
 
-// Where `for_each_child` puts its children, per invocation.
+// Where `for_each_child` puts its children, per invocation; or, when
+// `emit_counting`, the sum of their legal move counts.
 var<private> emit_slot: u32;
 var<private> emit_parent: u32;
+var<private> emit_counting: bool;
+var<private> emit_count: u32;
 
 fn emit(child: ShogiPosition) {
+    if emit_counting {
+        emit_count += shogi_legal_move_count(child);
+        return;
+    }
     if emit_slot >= arrayLength(&arena) {
         perft_fault(FAULT_ARENA_OVERFLOW);
         return;
@@ -132,4 +140,27 @@ fn expand(
     emit_slot = child_slot(slot);
     emit_parent = slot;
     for_each_child(position);
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves_fused(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var root = NO_ROOT;
+    var weighted = vec2<u32>(0u, 0u);
+    if index < parameters.count && !perft_merged(parameters.start + index) {
+        let slot = parameters.start + index;
+        let position = arena_position(slot);
+        root = root_of[slot];
+        emit_counting = true;
+        emit_count = 0u;
+        if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
+            for_each_child(position);
+        }
+        weighted = perft_weight(slot, emit_count);
+    }
+    accumulate_by_root(local, root, weighted);
 }

@@ -33,12 +33,6 @@ impl PerftGame for GoGame {
     const REACHABLE_MAX_MOVES: u32 = 361;
     const MAX_LEGAL_MOVES: u32 = 361;
     const INVALID_POSITION: &'static str = "a Go position's board size is not the one the kernels were built for";
-    /// One invocation playing all 361 points of a 19×19 position and
-    /// computing each child's legal points gave wrong totals on lavapipe
-    /// (whole workgroups of roots counted 0 in a batch of 1,000 positions at
-    /// depth 2), as long invocations did for Shogi and for Go playouts; so
-    /// Go stores the last level and counts each child in its own invocation.
-    const FUSED_LEAVES: bool = false;
 
     fn pack(_: BoardSize, position: &Position) -> PackedGoPosition {
         PackedGoPosition::pack(position)

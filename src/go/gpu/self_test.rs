@@ -21,16 +21,17 @@ fn positions(size: u32) -> Result<Vec<Position>, String> {
 
 /// Perft to depth 2 of the empty board and three played positions of `size`.
 pub fn perft_check(size: BoardSize) -> Check {
-    Check::new(format!("Go perft ({0}x{0}; merged and not)", size.0), move |context| {
+    Check::new(format!("Go perft ({0}x{0}; fused and stored leaves, merged and not)", size.0), move |context| {
         let roots = positions(size.0)?;
         let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
-        for merge_transpositions in [true, false] {
-            let options = GoPerftOptions { variant: size, merge_transpositions, ..Default::default() };
+        // Both leaf shapes, and merging on and off, in two engines.
+        for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
+            let options = GoPerftOptions { variant: size, fused_leaves, merge_transpositions, ..Default::default() };
             let mut engine = GoGpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
             let counts = engine.perft(&roots, 2, &mut |_| {}).map_err(|error| error.to_string())?;
             if counts != expected {
                 return Err(format!(
-                    "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (merging {merge_transpositions})",
+                    "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (fused leaves {fused_leaves}, merging {merge_transpositions})",
                     roots.len()
                 ));
             }

@@ -28,12 +28,6 @@ impl PerftGame for ShogiGame {
     /// reach at most 7 kinds × 81 squares; 1,024 is above their sum.
     const MAX_LEGAL_MOVES: u32 = 1024;
     const INVALID_POSITION: &'static str = "a Shogi position has no king for the side to move";
-    /// One invocation that plays up to 593 moves and counts each child's
-    /// moves in nested calls gave wrong totals on lavapipe (the 593-move
-    /// position: 80,445 instead of 105,677 at depth 2), as deep per-invocation
-    /// call chains did for chess search before; so Shogi stores the last
-    /// level and counts each child in its own invocation.
-    const FUSED_LEAVES: bool = false;
 
     fn pack(words: BoardWords, position: &Position) -> PackedShogiPosition {
         PackedShogiPosition::pack(words, position)
