@@ -184,8 +184,12 @@ fn verify_compares_gpu_and_cpu_on_a_suite_and_on_random_play() {
 }
 
 #[test]
-fn info_names_the_chosen_adapter_and_its_limits() {
-    let output = run(&["info"]);
+fn info_names_the_chosen_adapter_and_its_limits_and_runs_the_self_test_once() {
+    // A cache folder of its own, so that every check runs here for real.
+    let cache = std::env::temp_dir().join(format!("gpu-movegen-info-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let environment = [("GPU_MOVEGEN_CACHE_DIR", cache.to_str().unwrap())];
+    let output = run_with(&["info"], &environment);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     for needle in
@@ -193,6 +197,14 @@ fn info_names_the_chosen_adapter_and_its_limits() {
     {
         assert!(text.contains(needle), "{needle} missing from:\n{text}");
     }
+    let checks: Vec<&str> = text.lines().filter(|line| line.ends_with(" s)") || line.ends_with("(cached)")).collect();
+    assert_eq!(checks.len(), 6, "{text}");
+    assert!(checks.iter().all(|line| line.contains(": passed (") && !line.contains("cached")), "{text}");
+    // A second process reads every verdict back.
+    let again = stdout(&run_with(&["info"], &environment));
+    let cached = again.lines().filter(|line| line.ends_with(": passed (cached)")).count();
+    assert_eq!(cached, 6, "{again}");
+    std::fs::remove_dir_all(cache).unwrap();
 }
 
 #[test]
