@@ -130,9 +130,13 @@ mod tests {
         });
         assert_eq!(right, Ok(Vec::new()));
         let wrong = cross_check(&subtrees, |positions, depth| {
-            Ok::<_, ()>(positions.iter().enumerate().map(|(index, position)| {
-                crate::chess::perft::perft(position, depth) + u64::from(index == 2)
-            }).collect())
+            Ok::<_, ()>(
+                positions
+                    .iter()
+                    .enumerate()
+                    .map(|(index, position)| crate::chess::perft::perft(position, depth) + u64::from(index == 2))
+                    .collect(),
+            )
         })
         .unwrap();
         assert_eq!(wrong.len(), 1);
