@@ -455,6 +455,9 @@ fn go_bad_input_is_one_line_with_exit_code_two() {
         (&["go", "playouts", "--playouts", "10"], "--seed"),
         (&["go", "perft", "--depth", "0", "--divide"], "--divide needs --depth 1"),
         (&["gtp", "--time=-1"], "not a number of seconds"),
+        (&["gtp", "--time", "1e20"], "from 0 to 86400"),
+        (&["gtp", "--time", "1e19"], "from 0 to 86400"),
+        (&["go", "perft", "--moves", "B \u{1b}[2J"], "'\\u{1b}[2J' is not a vertex"),
     ] {
         let output = run(arguments);
         assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", stderr(&output));
@@ -637,4 +640,44 @@ fn a_cross_check_recounts_random_subtrees_on_the_cpu() {
     ] {
         assert_eq!(run(arguments).status.code(), Some(2), "{arguments:?}");
     }
+}
+
+#[test]
+fn errors_escape_control_characters() {
+    let output = run(&["perft", "--fen", "8/8/8/8/8/8/8/8\u{1b}[2J w - - 0 1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(!message.chars().any(|character| character.is_control() && character != '\n'), "{message:?}");
+    assert!(message.contains("\\u{1b}"), "{message:?}");
+}
+
+#[test]
+fn a_suite_run_that_would_count_nothing_is_refused() {
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perftsuite.epd");
+    let shogi = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shogi.epd");
+    for arguments in [
+        &["perft", "--epd", chess, "--max-depth", "0", "--backend", "cpu"][..],
+        &["shogi", "perft", "--epd", shogi, "--max-depth", "0", "--backend", "cpu"],
+    ] {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert!(stdout(&output).is_empty(), "no passes reported: {}", stdout(&output));
+        assert!(stderr(&output).contains("nothing would be counted"), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn gtp_answers_past_a_line_that_is_not_utf8() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
+        .args(["gtp", "--backend", "cpu"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"name\nplay b \xe9\nname\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "= gpu-movegen\n\n? invalid UTF-8\n\n= gpu-movegen\n\n");
 }

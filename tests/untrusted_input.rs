@@ -44,6 +44,52 @@ fn temporary(name: &str) -> std::path::PathBuf {
     folder
 }
 
+/// The replies of a session, split at the blank line that ends each.
+fn served(input: &[u8]) -> Vec<String> {
+    let mut output = Vec::new();
+    engine().serve(input, &mut output).expect("in-memory streams do not fail");
+    let text = String::from_utf8(output).expect("replies are UTF-8");
+    assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+    text.split_terminator("\n\n").map(str::to_owned).collect()
+}
+
+#[test]
+fn gtp_survives_bytes_that_are_not_utf8_and_overlong_lines() {
+    let replies = served(b"name\nplay b \xe9\n\xff\xfe\n2 name\n");
+    assert_eq!(replies, ["= gpu-movegen", "? invalid UTF-8", "? invalid UTF-8", "=2 gpu-movegen"]);
+    let mut long = b"name\n".to_vec();
+    long.extend(std::iter::repeat_n(b'a', 3 * gpu_movegen::go::gtp::MAX_LINE_BYTES));
+    long.extend(b"\nversion\n");
+    let replies = served(&long);
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    assert_eq!(replies[1], "? line too long");
+    assert!(replies[2].starts_with("= "), "{replies:?}");
+    // An overlong last line without its newline ends the session cleanly.
+    assert_eq!(served(&vec![b'x'; 2 * gpu_movegen::go::gtp::MAX_LINE_BYTES]), ["? line too long"]);
+}
+
+/// A runner whose failure message spans lines with blank ones between.
+struct FailingRunner;
+
+impl gpu_movegen::go::gtp::PlayoutRunner for FailingRunner {
+    fn run(&mut self, _: &[Position], _: u32, _: u32, _: u32) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+        Err("the device failed\n\nsee above\n".to_owned())
+    }
+}
+
+#[test]
+fn a_reply_is_one_block_whatever_the_error_says() {
+    let mut engine = GtpEngine::new(FailingRunner, SearchSettings { playouts: 8, time: None, seed: 1 });
+    let mut output = Vec::new();
+    engine.serve(&b"boardsize 9\n7 genmove b\nname\n"[..], &mut output).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    let replies: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(replies.len(), 3, "{text:?}");
+    assert!(replies[1].starts_with("?7 ") && !replies[1].contains('\n'), "{text:?}");
+    assert!(replies[1].contains("the device failed") && replies[1].contains("see above"), "{text:?}");
+    assert_eq!(replies[2], "= gpu-movegen");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2_000))]
 

@@ -412,6 +412,16 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
             .unwrap_or(0),
         None => arguments.depth,
     };
+    if let (Some((entries, _)), Some(path)) = (&suite, &arguments.epd) {
+        let max_depth = arguments.max_depth.unwrap_or(u32::MAX);
+        if entries.iter().all(|entry| entry.expected_up_to(max_depth).next().is_none()) {
+            // A run that counts nothing must not report passes.
+            return Err(CliError::Usage(format!(
+                "{}: no expected count at depth {max_depth} or below; nothing would be counted",
+                path.display()
+            )));
+        }
+    }
     let mut engine = Engine::open(arguments.counting, deepest)?;
     if let Some((entries, positions)) = suite {
         return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet);

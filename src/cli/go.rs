@@ -329,10 +329,19 @@ fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, CliError> 
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// The longest time `--time` gives one move.
+const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
 pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, CliError> {
     let time = match arguments.time {
-        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Some(std::time::Duration::from_secs_f64(seconds)),
-        Some(seconds) => return Err(CliError::Usage(format!("--time {seconds} is not a number of seconds"))),
+        Some(seconds) if (0.0..=MAX_MOVE_SECONDS).contains(&seconds) => {
+            Some(std::time::Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(CliError::Usage(format!(
+                "--time {seconds} is not a number of seconds from 0 to {MAX_MOVE_SECONDS} (a day a move)"
+            )));
+        }
         None => None,
     };
     // The engine starts on 19x19; other sizes are self-tested when first played.

@@ -151,11 +151,20 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         Some(path) => Some(read_suite(path)?),
         None => None,
     };
+    let max_depth = arguments.max_depth.unwrap_or(u32::MAX);
+    if let (Some(entries), Some(path)) = (&suite, &arguments.epd)
+        && !entries.iter().any(|(_, _, _, expected)| expected.iter().any(|(depth, _)| *depth <= max_depth))
+    {
+        // A run that counts nothing must not report passes.
+        return Err(CliError::Usage(format!(
+            "{}: no expected count at depth {max_depth} or below; nothing would be counted",
+            path.display()
+        )));
+    }
     let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory)?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
     if let Some(entries) = suite {
-        let max_depth = arguments.max_depth.unwrap_or(u32::MAX);
         let (mut passed, mut failed, mut nodes) = (0, 0, 0u64);
         for (line, sfen, position, expected) in entries {
             let mut ok = true;

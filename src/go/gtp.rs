@@ -96,6 +96,29 @@ pub struct GtpEngine<R: PlayoutRunner> {
     searches: u32,
 }
 
+/// The longest command line the engine reads; longer ones are refused.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
+/// Reads and drops the rest of a line, a buffer at a time.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let length = buffer.len();
+                input.consume(length);
+            }
+        }
+    }
+}
+
 /// The reply to one command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
@@ -126,17 +149,35 @@ impl<R: PlayoutRunner> GtpEngine<R> {
     }
 
     /// Answers every command of `input` on `output` until `quit` or the end of input.
-    pub fn serve(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            if let Some(reply) = self.handle(&line?) {
+    /// Answers every command of `input` on `output` until `quit` or the end
+    /// of the input. Any bytes are survived: a line that is not UTF-8 gets
+    /// `? invalid UTF-8`, one longer than [`MAX_LINE_BYTES`] `? line too long`
+    /// (read no further than the limit), and the engine goes on.
+    pub fn serve(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            let limit = MAX_LINE_BYTES as u64 + 1;
+            if std::io::Read::take(&mut input, limit).read_until(b'\n', &mut bytes)? == 0 {
+                return Ok(());
+            }
+            let reply = if !bytes.ends_with(b"\n") && bytes.len() > MAX_LINE_BYTES {
+                skip_line(&mut input)?;
+                Some(Reply { text: "? line too long\n\n".to_owned(), quit: false })
+            } else {
+                match std::str::from_utf8(&bytes) {
+                    Ok(line) => self.handle(line.trim_end_matches(['\n', '\r'])),
+                    Err(_) => Some(Reply { text: "? invalid UTF-8\n\n".to_owned(), quit: false }),
+                }
+            };
+            if let Some(reply) = reply {
                 output.write_all(reply.text.as_bytes())?;
                 output.flush()?;
                 if reply.quit {
-                    break;
+                    return Ok(());
                 }
             }
         }
-        Ok(())
     }
 
     /// The reply to one line; `None` for a line with no command (empty or a comment).
@@ -159,10 +200,17 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         };
         let command = command.to_ascii_lowercase();
         let outcome = self.run(&command, arguments);
+        // A blank line ends a reply, so none may stand inside one: results
+        // keep their lines but lose empty ones, errors become one line.
         let text = match outcome {
-            Ok(result) if result.is_empty() => format!("={id}\n\n"),
-            Ok(result) => format!("={id} {result}\n\n"),
-            Err(message) => format!("?{id} {message}\n\n"),
+            Ok(result) => {
+                let lines: Vec<&str> = result.lines().filter(|line| !line.trim().is_empty()).collect();
+                if lines.is_empty() { format!("={id}\n\n") } else { format!("={id} {}\n\n", lines.join("\n")) }
+            }
+            Err(message) => {
+                let message: Vec<&str> = message.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+                format!("?{id} {}\n\n", message.join(" "))
+            }
         };
         Some(Reply { text, quit: command == "quit" })
     }
