@@ -681,3 +681,64 @@ fn gtp_answers_past_a_line_that_is_not_utf8() {
     assert!(output.status.success());
     assert_eq!(stdout(&output), "= gpu-movegen\n\n? invalid UTF-8\n\n= gpu-movegen\n\n");
 }
+
+#[test]
+fn depths_and_counts_past_what_a_machine_could_do_are_refused_at_once() {
+    let kings = "8/8/8/8/8/8/8/k6K w - - 0 1";
+    let split = std::env::temp_dir().join(format!("gpu-movegen-deep-split-{}", std::process::id()));
+    let split = split.to_str().unwrap();
+    for (arguments, range) in [
+        (&["perft", "--depth", "1000", "--backend", "cpu"][..], "0..=20"),
+        (&["perft", "--depth", "21"], "0..=20"),
+        (&["perftree", "1000", kings], "1..=20"),
+        (&["unique", "--depth", "1000"], "0..=20"),
+        (&["perft", "split", "--depth", "1000", "--split-depth", "2", "--units", "2", "--out", split], "0..=20"),
+        (&["shogi", "perft", "--depth", "100000"], "0..=16"),
+        (&["go", "perft", "--size", "19", "--depth", "100000"], "0..=24"),
+        (&["verify", "--random", "18446744073709551615", "--seed", "1"], "1..=1000000"),
+        (&["shogi", "verify", "--random", "100000000", "--seed", "1"], "1..=100000"),
+        (&["go", "playouts", "--playouts", "4294967295", "--seed", "1"], "1..=100000000"),
+        (&["go", "verify", "--random", "10000000", "--seed", "1"], "1..=100000"),
+        (&["perft", "--hash", "4000000", "--depth", "1", "--backend", "cpu"], "of this machine's"),
+    ] {
+        let started = std::time::Instant::now();
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(range), "{arguments:?}: {}", stderr(&output));
+        assert!(started.elapsed().as_secs() < 10, "{arguments:?} took {:?}", started.elapsed());
+    }
+    assert!(!std::path::Path::new(split).exists());
+    // Suites name the range too.
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-deep-suites-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let chess = folder.join("deep.epd");
+    std::fs::write(&chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1000 20\n").unwrap();
+    let shogi = folder.join("deep-shogi.epd");
+    std::fs::write(&shogi, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 ;D1000 30\n").unwrap();
+    for (arguments, words) in [
+        (vec!["perft", "--epd", chess.to_str().unwrap()], "from 1 to 20"),
+        (vec!["shogi", "perft", "--epd", shogi.to_str().unwrap()], "depth 1 to 16"),
+    ] {
+        let output = run(&arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert!(stderr(&output).contains(words), "{arguments:?}: {}", stderr(&output));
+    }
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+#[test]
+fn playouts_in_batches_equal_one_batch() {
+    // 1,500,000 playouts run as two batches; the first million are one batch of their own.
+    let many = run(&["go", "playouts", "--size", "3", "--playouts", "1500000", "--seed", "4", "--backend", "cpu"]);
+    assert!(many.status.success(), "{}", stderr(&many));
+    let text = stdout(&many);
+    let black: u64 = text.lines().next().unwrap().trim_start_matches("Black wins: ").parse().unwrap();
+    let white: u64 = text.lines().nth(1).unwrap().trim_start_matches("White wins: ").parse().unwrap();
+    let draws: u64 = text.lines().nth(2).unwrap().trim_start_matches("Draws: ").parse().unwrap();
+    assert_eq!(black + white + draws, 1_500_000, "{text}");
+    // The same totals as the library's one-batch CPU playouts.
+    let position = gpu_movegen::go::Position::new(3).unwrap();
+    let results = gpu_movegen::go::playout::playouts(&position, 1_500_000, 4, 0);
+    let one_batch_black = results.iter().filter(|result| result.winner_sign(7.5) == 1).count() as u64;
+    assert_eq!(black, one_batch_black, "{text}");
+}

@@ -5,6 +5,12 @@ use rayon::prelude::*;
 
 use crate::chess::board::{Move, Position};
 
+/// The deepest perft the crate counts. Start perft(20) is about 10^28
+/// nodes, far past what any machine could count, and it covers every depth a
+/// work unit splits; deeper requests are refused, never started. Recursion
+/// to this depth needs a few tens of KiB of stack.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Leaf nodes at `depth` plies below `position`, on the calling thread.
 ///
 /// ```

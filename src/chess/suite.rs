@@ -28,11 +28,14 @@ impl SuiteEntry {
 }
 
 fn parse_count(line: usize, depth: &str, nodes: &str) -> Result<(u32, u64), SuiteError> {
-    let depth_value = depth.parse::<u32>().ok().filter(|depth| *depth >= 1);
+    let depth_value = depth.parse::<u32>().ok().filter(|depth| (1..=crate::chess::perft::MAX_DEPTH).contains(depth));
     let nodes_value = nodes.parse::<u64>().ok();
     match (depth_value, nodes_value) {
         (Some(depth), Some(nodes)) => Ok((depth, nodes)),
-        (None, _) => Err(SuiteError { line, problem: format!("depth '{depth}' is not a whole number of at least 1") }),
+        (None, _) => Err(SuiteError {
+            line,
+            problem: format!("depth '{depth}' is not a whole number from 1 to {}", crate::chess::perft::MAX_DEPTH),
+        }),
         (_, None) => Err(SuiteError { line, problem: format!("node count '{nodes}' is not a whole number") }),
     }
 }

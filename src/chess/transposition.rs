@@ -193,12 +193,15 @@ pub fn perft_hashed_parallel(position: &Position, depth: u32, table: &Transposit
 /// The default table size: an eighth of physical memory, at most 4 GiB, or
 /// 256 MiB when the memory size cannot be read.
 pub fn default_mebibytes() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok()
-    });
-    match total {
-        Some(kibibytes) => (kibibytes / 1024 / 8).clamp(16, 4096),
+    match physical_mebibytes() {
+        Some(mebibytes) => (mebibytes / 8).clamp(16, 4096),
         None => 256,
     }
+}
+
+/// The machine's physical memory in MiB, where it can be read (Linux).
+pub fn physical_mebibytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
 }

@@ -112,6 +112,12 @@ pub fn split(
     if split_depth > depth {
         return Err(UnitError::Plan(format!("--split-depth {split_depth} is deeper than --depth {depth}")));
     }
+    if depth > crate::chess::perft::MAX_DEPTH {
+        return Err(UnitError::Plan(format!(
+            "--depth {depth} is beyond the deepest perft counted ({})",
+            crate::chess::perft::MAX_DEPTH
+        )));
+    }
     if units == 0 {
         return Err(UnitError::Plan("--units must be at least 1".into()));
     }
@@ -226,6 +232,10 @@ pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
     }
     if positions.len() != count || split_depth > depth {
         return Err(invalid(path, "the header does not match the positions"));
+    }
+    if depth > crate::chess::perft::MAX_DEPTH {
+        let deepest = crate::chess::perft::MAX_DEPTH;
+        return Err(invalid(path, format!("depth {depth} is beyond the deepest perft counted ({deepest})")));
     }
     Ok(Unit { path: path.to_owned(), checksum: sha256_hex(text.as_bytes()), remaining: depth - split_depth, positions })
 }

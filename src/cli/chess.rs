@@ -9,7 +9,9 @@ use clap::ValueEnum;
 use std::sync::Arc;
 
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
-use gpu_movegen::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
+use gpu_movegen::chess::transposition::{
+    TranspositionTable, default_mebibytes, perft_hashed_parallel, physical_mebibytes,
+};
 use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
@@ -23,8 +25,8 @@ pub struct PerftArgs {
     /// Root position (default: the start position).
     #[arg(long, conflicts_with = "epd")]
     fen: Option<String>,
-    /// Depth in plies.
-    #[arg(long, default_value_t = 5, conflicts_with = "epd")]
+    /// Depth in plies (at most 20, past what any machine could count).
+    #[arg(long, default_value_t = 5, conflicts_with = "epd", value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Print the count below each root move.
     #[arg(long, conflicts_with = "epd")]
@@ -113,8 +115,8 @@ pub enum PerftAction {
         /// Root position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Total depth from the root.
-        #[arg(long)]
+        /// Total depth from the root (at most 20).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// The ply whose distinct positions are split.
         #[arg(long)]
@@ -146,8 +148,8 @@ pub struct UniqueArgs {
     /// Root position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Plies to go.
-    #[arg(long)]
+    /// Plies to go (at most 20).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -167,8 +169,8 @@ pub struct VerifyArgs {
     /// Verify every position of a perft suite (EPD or `.perft` format).
     #[arg(long, value_name = "FILE")]
     epd: Option<std::path::PathBuf>,
-    /// Verify N positions reached by seeded random play from the start position.
-    #[arg(long, value_name = "N", requires = "seed")]
+    /// Verify N positions (1 to 1,000,000) reached by seeded random play from the start position.
+    #[arg(long, value_name = "N", requires = "seed", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     random: Option<usize>,
     /// Seed for --random.
     #[arg(long, value_name = "S")]
@@ -201,6 +203,15 @@ impl Engine {
     /// `depth`: the deepest perft this engine will count (sizes the transposition table).
     fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
         let CountingArgs { threads, backend, hash, shaders, .. } = counting;
+        // A table larger than half the machine could only end in an allocation abort.
+        if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
+            && wanted > physical / 2
+        {
+            return Err(CliError::Usage(format!(
+                "--hash {wanted} MiB is more than half of this machine's {physical} MiB of memory (0 to {})",
+                physical / 2
+            )));
+        }
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;

@@ -25,8 +25,8 @@ pub enum GoCommand {
     Playouts(GoPlayoutArgs),
     /// Compare the GPU's legal-point and playout bitmaps, perft and playouts with the CPU on random positions.
     Verify {
-        /// Positions from seeded random games.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        /// Positions (1 to 100,000) from seeded random games.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
         random: u64,
         /// Seed of the random games.
         #[arg(long, value_name = "S")]
@@ -71,8 +71,8 @@ impl PositionArgs {
 pub struct GoPerftArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Depth in board-point moves.
-    #[arg(long, default_value_t = 3)]
+    /// Depth in board-point moves (at most 24, past what any machine could count).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::go::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Print the count below each legal point first, as `<vertex>: <count>`.
     #[arg(long)]
@@ -95,8 +95,8 @@ pub struct GoPerftArgs {
 pub struct GoPlayoutArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Playouts to run.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Playouts to run (1 to 100,000,000), in batches of at most a million.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
     playouts: u32,
     /// Seed of the playouts (32 bits); the same seed gives the same playouts on the GPU and the CPU.
     #[arg(long)]
@@ -264,23 +264,32 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     }
     let mut runner = Playouts::open(arguments.backend, arguments.threads, position.size())?;
     let started = Instant::now();
-    // Only the GPU's runner fails, and only for the device's reasons.
-    let results = runner.run(&[position], arguments.playouts, arguments.seed, 0).map_err(CliError::Gpu)?;
     let (mut black, mut white, mut draws, mut score) = (0u64, 0u64, 0u64, 0.0f64);
-    for result in &results {
-        match result.winner_sign(komi) {
-            1 => black += 1,
-            -1 => white += 1,
-            _ => draws += 1,
+    // Batches of at most a million playouts, streams numbered on across them,
+    // so memory stays bounded and the result equals one batch's.
+    const BATCH: u32 = 1 << 20;
+    let mut done = 0u32;
+    while done < arguments.playouts {
+        let part = (arguments.playouts - done).min(BATCH);
+        // Only the GPU's runner fails, and only for the device's reasons.
+        let results = runner.run(&[position], part, arguments.seed, done).map_err(CliError::Gpu)?;
+        for result in &results {
+            match result.winner_sign(komi) {
+                1 => black += 1,
+                -1 => white += 1,
+                _ => draws += 1,
+            }
+            score += f64::from(result.area_difference) - komi;
         }
-        score += f64::from(result.area_difference) - komi;
+        done += part;
     }
+    let total = u64::from(arguments.playouts);
     if !arguments.quiet {
         let seconds = started.elapsed().as_secs_f64();
         eprintln!(
             "{} playouts in {seconds:.3} s ({:.0} playouts/s) on the {}",
-            results.len(),
-            results.len() as f64 / seconds.max(1e-9),
+            total,
+            total as f64 / seconds.max(1e-9),
             runner.describe()
         );
     }
@@ -288,7 +297,7 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     writeln!(stdout, "Black wins: {black}")?;
     writeln!(stdout, "White wins: {white}")?;
     writeln!(stdout, "Draws: {draws}")?;
-    writeln!(stdout, "Mean score: {:+.4} (black minus white, komi {komi})", score / results.len() as f64)?;
+    writeln!(stdout, "Mean score: {:+.4} (black minus white, komi {komi})", score / total as f64)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -24,8 +24,8 @@ pub enum ShogiCommand {
         /// Positions of a suite (SFEN lines, counts after ';' ignored).
         #[arg(long, value_name = "FILE")]
         epd: Option<std::path::PathBuf>,
-        /// N positions from seeded random games from the start position.
-        #[arg(long, value_name = "N", requires = "seed")]
+        /// N positions (1 to 100,000) from seeded random games from the start position.
+        #[arg(long, value_name = "N", requires = "seed", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
         random: Option<usize>,
         /// Seed for --random.
         #[arg(long, value_name = "S")]
@@ -47,8 +47,9 @@ pub struct ShogiPerftArgs {
     /// Root position (default: the start position).
     #[arg(long, conflicts_with = "epd")]
     sfen: Option<String>,
-    /// Depth in plies.
-    #[arg(long, default_value_t = 4, conflicts_with = "epd")]
+    /// Depth in plies (at most 16, past what any machine could count).
+    #[arg(long, default_value_t = 4, conflicts_with = "epd",
+          value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::shogi::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Print the count below each root move first, as `<usi>: <count>`.
     #[arg(long, conflicts_with = "epd")]
@@ -272,9 +273,15 @@ fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
             let field = field.trim();
             let parsed = field.strip_prefix('D').and_then(|rest| {
                 let (depth, nodes) = rest.split_once(char::is_whitespace)?;
-                Some((depth.parse::<u32>().ok().filter(|depth| *depth >= 1)?, nodes.trim().parse::<u64>().ok()?))
+                let depth = depth
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|depth| (1..=gpu_movegen::shogi::perft::MAX_DEPTH).contains(depth))?;
+                Some((depth, nodes.trim().parse::<u64>().ok()?))
             });
-            expected.push(parsed.ok_or_else(|| problem(format!("'{field}' is not a count such as 'D2 900'")))?);
+            let deepest = gpu_movegen::shogi::perft::MAX_DEPTH;
+            let refused = || problem(format!("'{field}' is not a count such as 'D2 900' (depth 1 to {deepest})"));
+            expected.push(parsed.ok_or_else(refused)?);
         }
         entries.push((line, sfen, position, expected));
     }

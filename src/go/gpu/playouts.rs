@@ -52,6 +52,26 @@ impl GpuPlayouts {
         if per_position == 0 {
             return Ok(Vec::new());
         }
+        // More playouts of one position than a dispatch holds: each position's
+        // in pieces that do, streams numbered on as in one batch.
+        if per_position > INVOCATIONS_PER_DISPATCH {
+            let mut results = Vec::with_capacity(positions.len() * per_position as usize);
+            for (index, position) in positions.iter().enumerate() {
+                let base = first_stream.wrapping_add((index as u32).wrapping_mul(per_position));
+                let mut done = 0;
+                while done < per_position {
+                    let part = (per_position - done).min(INVOCATIONS_PER_DISPATCH);
+                    results.extend(self.playouts(
+                        std::slice::from_ref(position),
+                        part,
+                        seed,
+                        base.wrapping_add(done),
+                    )?);
+                    done += part;
+                }
+            }
+            return Ok(results);
+        }
         // One start, then enough steps for the move cap.
         let steps = move_cap(size).div_ceil(GO_PLAYOUT_STEPS) as usize;
         let mut entry_points = vec!["playout_start"];
