@@ -34,7 +34,7 @@ enum Command {
     Info,
     /// The interface of the perftree debugging tool: DEPTH FEN [MOVES].
     Perftree {
-        /// Depth below the position reached by MOVES (1 to 20).
+        /// Depth below the position reached by MOVES (1 to 64).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=gpu_movegen::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// The root position.

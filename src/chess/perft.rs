@@ -5,11 +5,12 @@ use rayon::prelude::*;
 
 use crate::chess::board::{Move, Position};
 
-/// The deepest perft the crate counts. Start perft(20) is about 10^28
-/// nodes, far past what any machine could count, and it covers every depth a
-/// work unit splits; deeper requests are refused, never started. Recursion
-/// to this depth needs a few tens of KiB of stack.
-pub const MAX_DEPTH: u32 = 20;
+/// The deepest perft the crate counts: deep enough for published suites
+/// (perft(32) of a locked position is 1) and every depth a work unit splits,
+/// far past what any machine finishes from an open position; deeper requests
+/// are refused, never started. Recursion to this depth needs well under
+/// 1 MiB of stack.
+pub const MAX_DEPTH: u32 = 64;
 
 /// Leaf nodes at `depth` plies below `position`, on the calling thread.
 ///

@@ -25,7 +25,7 @@ pub struct PerftArgs {
     /// Root position (default: the start position).
     #[arg(long, conflicts_with = "epd")]
     fen: Option<String>,
-    /// Depth in plies (at most 20, past what any machine could count).
+    /// Depth in plies (at most 64).
     #[arg(long, default_value_t = 5, conflicts_with = "epd", value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Print the count below each root move.
@@ -115,7 +115,7 @@ pub enum PerftAction {
         /// Root position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Total depth from the root (at most 20).
+        /// Total depth from the root (at most 64).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// The ply whose distinct positions are split.
@@ -148,7 +148,7 @@ pub struct UniqueArgs {
     /// Root position (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Plies to go (at most 20).
+    /// Plies to go (at most 64).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
     depth: u32,
     /// Worker threads (default: all cores).
