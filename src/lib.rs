@@ -26,6 +26,7 @@
 
 pub mod chess;
 pub mod error;
+pub mod files;
 pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;

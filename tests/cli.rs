@@ -742,3 +742,19 @@ fn playouts_in_batches_equal_one_batch() {
     let one_batch_black = results.iter().filter(|result| result.winner_sign(7.5) == 1).count() as u64;
     assert_eq!(black, one_batch_black, "{text}");
 }
+
+#[test]
+fn endless_files_are_refused_at_their_limit() {
+    for arguments in [
+        &["perft", "--epd", "/dev/zero"][..],
+        &["verify", "--epd", "/dev/zero"],
+        &["shogi", "perft", "--epd", "/dev/zero"],
+        &["shogi", "verify", "--epd", "/dev/zero"],
+        &["go", "perft", "--sgf", "/dev/zero"],
+        &["perft", "run-unit", "/dev/zero"],
+    ] {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert!(stderr(&output).contains("MiB, the most read from such a file"), "{arguments:?}: {}", stderr(&output));
+    }
+}

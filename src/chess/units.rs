@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::chess::board::Position;
 use crate::chess::unique::Level;
+use crate::files::read_text;
 
 const UNIT_HEADER: &str = "gpu-movegen perft unit 1";
 const MANIFEST_HEADER: &str = "gpu-movegen perft manifest 1";
@@ -36,6 +37,10 @@ pub enum UnitError {
     #[error("{0}")]
     Plan(String),
 }
+
+/// The largest unit or manifest file read (a unit of a million positions is
+/// about 100 MB).
+const MAX_UNIT_BYTES: u64 = 512 << 20;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> UnitError + '_ {
     move |error| UnitError::Io { path: path.to_owned(), error }
@@ -175,7 +180,7 @@ pub fn split(
 /// Reads and checks a split's manifest.
 pub fn read_manifest(folder: &Path) -> Result<Manifest, UnitError> {
     let path = folder.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+    let text = read_text(&path, MAX_UNIT_BYTES).map_err(io_error(&path))?;
     let lines = checked_lines(&path, &text)?;
     if lines.first().map(String::as_str) != Some(MANIFEST_HEADER) {
         return Err(invalid(&path, "not a gpu-movegen perft manifest"));
@@ -213,7 +218,7 @@ pub struct Unit {
 
 /// Reads and checks a unit file.
 pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
-    let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+    let text = read_text(path, MAX_UNIT_BYTES).map_err(io_error(path))?;
     let lines = checked_lines(path, &text)?;
     if lines.first().map(String::as_str) != Some(UNIT_HEADER) {
         return Err(invalid(path, "not a gpu-movegen perft unit"));
@@ -249,7 +254,7 @@ pub fn result_path(unit: &Path) -> PathBuf {
 
 /// The node count a result file holds, checked against the unit's checksum.
 pub fn read_result(path: &Path, unit_checksum: &str) -> Result<u128, UnitError> {
-    let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+    let text = read_text(path, 1 << 20).map_err(io_error(path))?;
     let lines = checked_lines(path, &text)?;
     if lines.first().map(String::as_str) != Some(RESULT_HEADER) {
         return Err(invalid(path, "not a gpu-movegen perft result"));

@@ -494,8 +494,8 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
 }
 
 fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), CliError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let text = gpu_movegen::files::read_text(path, gpu_movegen::files::MAX_INPUT_BYTES)
+        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let entries = parse_suite(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let positions = entries
         .iter()

@@ -55,7 +55,7 @@ impl PositionArgs {
     /// The position and the komi the SGF gives, if any.
     fn position(&self) -> Result<(Position, Option<f64>), CliError> {
         if let Some(path) = &self.sgf {
-            let text = std::fs::read_to_string(path)
+            let text = gpu_movegen::files::read_text(path, gpu_movegen::files::MAX_INPUT_BYTES)
                 .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
             let game = read_sgf(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
             return Ok((game.position, Some(game.komi)));

@@ -255,8 +255,8 @@ fn summary(quiet: bool, nodes: u64, started: Instant, engine: &str) {
 type SuiteEntry = (usize, String, Position, Vec<(u32, u64)>);
 
 fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    let text = gpu_movegen::files::read_text(path, gpu_movegen::files::MAX_INPUT_BYTES)
+        .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
     let mut entries = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
