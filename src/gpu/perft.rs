@@ -351,12 +351,12 @@ impl<G: PerftGame> PerftEngine<G> {
     /// An engine on `context`, once its device has passed the self-test of
     /// these kernels (a device that failed it gets [`GpuError::SelfTestFailed`]).
     pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
-        G::check_device(&context.device, options.variant)?;
-        context.require(&G::known_answer_checks(options.variant))?;
         let device = &context.device;
         let limits = device.limits();
         let plan = MemoryPlan::new::<G>(&limits, &options)?;
         G::check_device(device, options.variant)?;
+        // Refusals the request alone decides come first; then the device's trust.
+        context.require(&G::known_answer_checks(options.variant))?;
         let shader = G::perft_shader(options.variant)?;
         let capacity = u64::from(plan.capacity);
 
