@@ -83,7 +83,7 @@ fn main() -> ExitCode {
             let problem: Vec<&str> =
                 rendered.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
             let problem = if problem.is_empty() { "invalid arguments".to_owned() } else { problem.join(" ") };
-            eprintln!("{} (see 'gpu-movegen --help')", escape_controls(&problem));
+            eprintln!("{} (see 'gpu-movegen --help')", cli::common::escape_controls(&problem));
             return ExitCode::from(2);
         }
     };
@@ -102,20 +102,8 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {}", escape_controls(error.message()));
+            eprintln!("error: {}", cli::common::escape_controls(error.message()));
             ExitCode::from(error.exit_code())
         }
     }
-}
-
-/// `text` with control characters written as escapes, so that an argument
-/// echoed in an error cannot move the cursor or clear the terminal.
-fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(
-            |character| {
-                if character.is_control() { character.escape_default().to_string() } else { character.to_string() }
-            },
-        )
-        .collect()
 }

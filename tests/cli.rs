@@ -692,6 +692,8 @@ fn depths_and_counts_past_what_a_machine_could_do_are_refused_at_once() {
         (&["perft", "--depth", "65"], "0..=64"),
         (&["perftree", "1000", kings], "1..=64"),
         (&["unique", "--depth", "1000"], "0..=64"),
+        (&["unique", "--depth", "64", "--memory", "16"], "ply 5 would take about"),
+        (&["unique", "--depth", "2", "--memory", "4000000"], "of this machine's"),
         (&["perft", "split", "--depth", "1000", "--split-depth", "2", "--units", "2", "--out", split], "0..=64"),
         (&["shogi", "perft", "--depth", "100000"], "0..=16"),
         (&["go", "perft", "--size", "19", "--depth", "100000"], "0..=24"),

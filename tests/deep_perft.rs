@@ -68,12 +68,19 @@ fn hashed_perft_equals_plain_perft_with_any_table() {
 #[test]
 fn distinct_positions_from_the_start_follow_oeis_a083276() {
     let mut counts = Vec::new();
-    unique_counts(&Position::start(), 5, 1 << 30, |ply, count| counts.push((ply, count)));
+    unique_counts(&Position::start(), 5, 1 << 30, |ply, count| counts.push((ply, count))).unwrap();
     assert_eq!(counts, [(1, 20), (2, 400), (3, 5_362), (4, 72_078), (5, 822_518)]);
     // The last ply counted in several passes gives the same count.
     let mut passes = Vec::new();
-    unique_counts(&Position::start(), 5, 4 << 20, |ply, count| passes.push((ply, count)));
+    unique_counts(&Position::start(), 5, 16 << 20, |ply, count| passes.push((ply, count))).unwrap();
     assert_eq!(passes, counts);
+    // A ply before the last that cannot be held whole is refused before it is built.
+    let mut reported = Vec::new();
+    let refused = unique_counts(&Position::start(), 64, 16 << 20, |ply, _| reported.push(ply)).unwrap_err();
+    assert_eq!((refused.ply, reported), (5, vec![1, 2, 3, 4]), "{refused}");
+    assert!(refused.bytes > 16 << 20);
+    assert_eq!(Level::at_ply(&Position::start(), 5, 16 << 20).unwrap_err(), refused);
+    assert_eq!(Level::at_ply(&Position::start(), 4, 16 << 20).unwrap().len(), 72_078);
 }
 
 #[test]
@@ -113,7 +120,7 @@ fn units_split_count_and_merge_with_every_failure_named() {
     for name in &names {
         assert!(matches!(units::run_unit(name, count_unit), Ok(RunOutcome::Counted(_))));
     }
-    assert_eq!(units::merge(&folder), Ok(4_085_603));
+    assert_eq!(units::merge(&folder).map(|merged| merged.nodes), Ok(4_085_603));
     // A second run does nothing.
     assert!(matches!(
         units::run_unit(&names[3], |_| Err::<Vec<u64>, _>("must not count")),
@@ -131,7 +138,7 @@ fn units_split_count_and_merge_with_every_failure_named() {
     // A corrupt result is counted again; a result from another split is refused.
     assert!(matches!(units::run_unit(&names[7], count_unit), Ok(RunOutcome::Counted(_))));
     assert!(matches!(units::run_unit(&names[2], count_unit), Ok(RunOutcome::Counted(_))));
-    assert_eq!(units::merge(&folder), Ok(4_085_603));
+    assert_eq!(units::merge(&folder).map(|merged| merged.nodes), Ok(4_085_603));
     let other = tempfile_folder("other");
     units::split(&Position::start(), 4, 2, 12, &other).unwrap();
     std::fs::copy(units::result_path(&names[5]), units::result_path(&other.join(units::unit_name(5)))).unwrap();
@@ -184,7 +191,7 @@ fn chess960_identities_unique_counts_and_units() {
     // side, castling field, and the en passant square only when it can be taken.
     let root = roots[1];
     let mut counts = Vec::new();
-    unique_counts(&root, 3, 1 << 30, |_, count| counts.push(count));
+    unique_counts(&root, 3, 1 << 30, |_, count| counts.push(count)).unwrap();
     let mut level = vec![root];
     for (ply, count) in counts.iter().enumerate() {
         level = level
@@ -209,5 +216,175 @@ fn chess960_identities_unique_counts_and_units() {
         let name = folder.join(units::unit_name(index));
         assert!(matches!(units::run_unit(&name, count_unit), Ok(RunOutcome::Counted(_))));
     }
-    assert_eq!(units::merge(&folder), Ok(667_366));
+    assert_eq!(units::merge(&folder).map(|merged| merged.nodes), Ok(667_366));
+}
+
+/// SHA-256 of `body` as the unit files write it.
+fn sha256_hex(body: &str) -> String {
+    <sha2::Sha256 as sha2::Digest>::digest(body.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A file's body without its checksum line.
+fn body_of(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let end = text.trim_end().rfind('\n').unwrap() + 1;
+    text[..end].to_owned()
+}
+
+/// Rewrites unit `index` of the split in `folder` with `forge` applied to
+/// its body, recomputes every checksum (the unit's, the manifest's entry
+/// and the manifest's own) and counts the forged unit again, as a forger
+/// with the tools would.
+fn forge_unit(folder: &std::path::Path, index: usize, forge: impl FnOnce(&str) -> String) {
+    let unit = folder.join(units::unit_name(index));
+    let old = sha256_hex(&std::fs::read_to_string(&unit).unwrap());
+    let body = forge(&body_of(&unit));
+    let text = format!("{body}checksum {}\n", sha256_hex(&body));
+    std::fs::write(&unit, &text).unwrap();
+    forge_manifest(folder, |manifest| manifest.replace(&old, &sha256_hex(&text)));
+    // A forged unit that asks for deep counting is not counted; its result stays stale.
+    let _ = units::run_unit(&unit, |unit| if unit.remaining <= 2 { count_unit(unit) } else { Err("too deep".into()) });
+}
+
+fn forge_manifest(folder: &std::path::Path, forge: impl FnOnce(&str) -> String) {
+    let path = folder.join(units::MANIFEST);
+    let body = forge(&body_of(&path));
+    std::fs::write(&path, format!("{body}checksum {}\n", sha256_hex(&body))).unwrap();
+}
+
+/// Kiwipete perft(4) split at ply 2 into six units, every unit counted.
+fn counted_split(name: &str) -> std::path::PathBuf {
+    let folder = tempfile_folder(name);
+    let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
+    units::split(&kiwipete, 4, 2, 6, &folder).unwrap();
+    for index in 0..6 {
+        units::run_unit(&folder.join(units::unit_name(index)), count_unit).unwrap();
+    }
+    assert_eq!(units::merge(&folder).map(|merged| merged.nodes), Ok(4_085_603));
+    folder
+}
+
+/// The `n`-th position line of a unit body (after its five header lines).
+fn position_line(body: &str, n: usize) -> String {
+    body.lines().nth(6 + n).unwrap().to_owned()
+}
+
+#[test]
+fn forged_units_with_valid_checksums_never_merge() {
+    let replace_line = |body: &str, line: usize, with: &str| -> String {
+        body.lines()
+            .enumerate()
+            .map(|(at, text)| if at == line { with } else { text })
+            .map(|text| format!("{text}\n"))
+            .collect()
+    };
+    type Forgery = Box<dyn Fn(&std::path::Path)>;
+    let forgeries: Vec<(&str, Forgery, &str)> = vec![
+        (
+            "another depth",
+            Box::new(|folder| forge_unit(folder, 1, |body| body.replace("\ndepth 4\n", "\ndepth 5\n"))),
+            "unit-0001: depth 5",
+        ),
+        (
+            "another split depth",
+            Box::new(|folder| forge_unit(folder, 1, |body| body.replace("split-depth 2", "split-depth 3"))),
+            "unit-0001: split depth 3",
+        ),
+        (
+            "another root",
+            Box::new(|folder| forge_unit(folder, 2, |body| body.replacen(KIWIPETE_FEN, gpu_movegen::START_FEN, 1))),
+            "unit-0002: root",
+        ),
+        (
+            "another place",
+            Box::new(|folder| forge_unit(folder, 1, |body| body.replace("unit 1 of 6", "unit 2 of 6"))),
+            "unit-0001: says unit 2 of 6",
+        ),
+        (
+            "a position dropped",
+            Box::new(move |folder| {
+                forge_unit(folder, 3, |body| {
+                    let count: usize =
+                        body.lines().nth(5).unwrap().strip_prefix("positions ").unwrap().parse().unwrap();
+                    let kept: String = body.lines().take(6 + count - 1).map(|line| format!("{line}\n")).collect();
+                    kept.replace(&format!("positions {count}"), &format!("positions {}", count - 1))
+                })
+            }),
+            "unit-0003: holds",
+        ),
+        (
+            "a multiplicity raised",
+            Box::new(move |folder| {
+                forge_unit(folder, 4, |body| {
+                    let line = position_line(body, 0);
+                    let (fen, multiplicity) = line.rsplit_once(' ').unwrap();
+                    replace_line(body, 6, &format!("{fen} {}", multiplicity.parse::<u64>().unwrap() + 1))
+                })
+            }),
+            "unit-0004: position 1 or its multiplicity",
+        ),
+        (
+            "a position counted twice",
+            Box::new(move |folder| {
+                let other = position_line(&body_of(&folder.join(units::unit_name(0))), 0);
+                forge_unit(folder, 1, |body| replace_line(body, 6, &other));
+            }),
+            "unit-0001: position 1 or its multiplicity",
+        ),
+        (
+            "two positions swapped between units",
+            Box::new(move |folder| {
+                let first = position_line(&body_of(&folder.join(units::unit_name(0))), 0);
+                let second = position_line(&body_of(&folder.join(units::unit_name(1))), 0);
+                forge_unit(folder, 0, |body| replace_line(body, 6, &second));
+                forge_unit(folder, 1, |body| replace_line(body, 6, &first));
+            }),
+            "unit-0000: position 1 or its multiplicity",
+        ),
+        (
+            "a manifest naming a file outside the folder",
+            Box::new(|folder| forge_manifest(folder, |body| body.replacen("unit unit-0003 ", "unit ../unit-0003 ", 1))),
+            "named '../unit-0003'",
+        ),
+        (
+            "a manifest listing another checksum",
+            Box::new(|folder| {
+                let unit = folder.join(units::unit_name(5));
+                let real = sha256_hex(&std::fs::read_to_string(&unit).unwrap());
+                forge_manifest(folder, |body| body.replace(&real, &"0".repeat(64)));
+            }),
+            "unit-0005: its SHA-256",
+        ),
+    ];
+    for (what, forge, words) in forgeries {
+        let folder = counted_split("forged");
+        forge(&folder);
+        let problems = units::merge(&folder).expect_err(what);
+        assert!(problems.iter().any(|problem| problem.contains(words)), "{what}: {problems:?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any one character of any unit changed, every checksum recomputed and
+    /// the unit counted again: merge refuses, or the change did not change
+    /// the count (a FEN's move clocks) and merge gives the true total.
+    #[test]
+    fn a_unit_changed_anywhere_merges_to_the_true_total_or_not_at_all(
+        unit in 0usize..6, at in proptest::prelude::any::<proptest::sample::Index>(), with in "[0-9a-zA-Z /-]",
+    ) {
+        let folder = counted_split("mutated");
+        forge_unit(&folder, unit, |body| {
+            let mut characters: Vec<char> = body.chars().collect();
+            // Never the header's first line, whose change is only "not a unit".
+            let first = body.find('\n').unwrap() + 1;
+            let place = first + at.index(characters.len() - first - 1);
+            characters[place] = with.chars().next().unwrap();
+            characters.into_iter().collect()
+        });
+        if let Ok(merged) = units::merge(&folder) {
+            proptest::prop_assert_eq!(merged.nodes, 4_085_603);
+        }
+    }
 }

@@ -72,6 +72,52 @@ impl Level {
     pub fn next(&self) -> Level {
         self.next_part(0, 1)
     }
+
+    /// A forecast of the bytes the next ply's children take while they are
+    /// merged: the positions times their average move count, sampled.
+    pub fn forecast_bytes(&self) -> u64 {
+        let sample: Vec<u64> = self
+            .positions
+            .iter()
+            .step_by((self.len() / 1000).max(1))
+            .map(|(identity, _)| Position::from_identity(identity).legal_moves().len() as u64)
+            .collect();
+        let average = sample.iter().sum::<u64>() / sample.len().max(1) as u64 + 1;
+        (self.len() as u64).saturating_mul(average).saturating_mul(BYTES_PER_CHILD)
+    }
+
+    /// The distinct positions `ply` plies from `root`, whole, or the first
+    /// ply whose children would not fit in `memory_bytes`.
+    pub fn at_ply(root: &Position, ply: u32, memory_bytes: u64) -> Result<Level, TooLarge> {
+        let mut level = Level::root(root);
+        for at in 1..=ply {
+            let bytes = level.forecast_bytes();
+            if bytes > memory_bytes {
+                return Err(TooLarge { ply: at, bytes, memory_bytes });
+            }
+            level = level.next();
+        }
+        Ok(level)
+    }
+}
+
+/// Memory for a ply's positions when the caller names none: a quarter of
+/// physical memory, at most 8 GiB.
+pub fn default_memory_bytes() -> u64 {
+    (crate::chess::transposition::default_mebibytes() * 2) << 20
+}
+
+/// A ply too large to hold whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "ply {ply} would take about {} MiB while it is merged, more than the {} MiB allowed",
+    bytes >> 20,
+    memory_bytes >> 20
+)]
+pub struct TooLarge {
+    pub ply: u32,
+    pub bytes: u64,
+    pub memory_bytes: u64,
 }
 
 /// A well-mixed number from an identity, for splitting a ply into parts.
@@ -87,27 +133,28 @@ const BYTES_PER_CHILD: u64 = 48;
 
 /// The distinct positions at each ply from 1 to `depth`, handed to `report`
 /// as `(ply, count)` as soon as each is known. Every ply but the last is
-/// kept whole; the last is counted in as many passes as keep its children
-/// within `memory_bytes`.
-pub fn unique_counts(position: &Position, depth: u32, memory_bytes: u64, mut report: impl FnMut(u32, u64)) {
+/// kept whole and must fit in `memory_bytes`; the last is counted in as
+/// many passes as keep its children within `memory_bytes`.
+pub fn unique_counts(
+    position: &Position,
+    depth: u32,
+    memory_bytes: u64,
+    mut report: impl FnMut(u32, u64),
+) -> Result<(), TooLarge> {
     let mut level = Level::root(position);
     for ply in 1..=depth {
+        let bytes = level.forecast_bytes();
         if ply < depth {
+            if bytes > memory_bytes {
+                return Err(TooLarge { ply, bytes, memory_bytes });
+            }
             level = level.next();
             report(ply, level.len() as u64);
             continue;
         }
-        // A forecast of the children: the parents times their average move count (at most 218).
-        let sample: Vec<u64> = level
-            .positions
-            .iter()
-            .step_by((level.len() / 1000).max(1))
-            .map(|(identity, _)| Position::from_identity(identity).legal_moves().len() as u64)
-            .collect();
-        let average = sample.iter().sum::<u64>() / sample.len().max(1) as u64 + 1;
-        let children = level.len() as u64 * average;
-        let parts = (children * BYTES_PER_CHILD).div_ceil(memory_bytes.max(1)).max(1);
+        let parts = bytes.div_ceil(memory_bytes.max(1)).max(1);
         let distinct = (0..parts).map(|part| level.next_part(part, parts).len() as u64).sum();
         report(ply, distinct);
     }
+    Ok(())
 }

@@ -131,10 +131,8 @@ pub fn split(
     if manifest_path.exists() {
         return Err(UnitError::Plan(format!("{} exists: split into an empty folder", manifest_path.display())));
     }
-    let mut level = Level::root(root);
-    for _ in 0..split_depth {
-        level = level.next();
-    }
+    let level = Level::at_ply(root, split_depth, crate::chess::unique::default_memory_bytes())
+        .map_err(|error| UnitError::Plan(format!("--split-depth {split_depth}: {error}; split at a shallower ply")))?;
     if level.len() < units {
         return Err(UnitError::Plan(format!(
             "ply {split_depth} has {} distinct positions; ask for at most that many units",
@@ -212,6 +210,13 @@ pub struct Unit {
     pub path: PathBuf,
     /// SHA-256 of the whole unit file, which its result names.
     pub checksum: String,
+    /// The split's root, as its header gives it.
+    pub root: String,
+    pub depth: u32,
+    pub split_depth: u32,
+    /// This unit's place in the split: unit `index` of `units`.
+    pub index: usize,
+    pub units: usize,
     pub remaining: u32,
     pub positions: Vec<(Position, u64)>,
 }
@@ -224,10 +229,17 @@ pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
         return Err(invalid(path, "not a gpu-movegen perft unit"));
     }
     let mut lines = lines.iter().skip(1);
-    field(path, lines.next(), "root")?;
+    let root = field(path, lines.next(), "root")?.to_owned();
     let depth: u32 = number(path, field(path, lines.next(), "depth")?, "depth")?;
     let split_depth: u32 = number(path, field(path, lines.next(), "split-depth")?, "split depth")?;
-    field(path, lines.next(), "unit")?;
+    let place = field(path, lines.next(), "unit")?;
+    let (index, units) =
+        place.split_once(" of ").ok_or_else(|| invalid(path, format!("bad unit line 'unit {place}'")))?;
+    let index: usize = number(path, index, "unit index")?;
+    let units: usize = number(path, units, "unit count")?;
+    if index >= units {
+        return Err(invalid(path, format!("unit {index} of {units} is not a place in the split")));
+    }
     let count: usize = number(path, field(path, lines.next(), "positions")?, "position count")?;
     let mut positions = Vec::with_capacity(count.min(lines.len()));
     for line in lines {
@@ -242,7 +254,17 @@ pub fn read_unit(path: &Path) -> Result<Unit, UnitError> {
         let deepest = crate::chess::perft::MAX_DEPTH;
         return Err(invalid(path, format!("depth {depth} is beyond the deepest perft counted ({deepest})")));
     }
-    Ok(Unit { path: path.to_owned(), checksum: sha256_hex(text.as_bytes()), remaining: depth - split_depth, positions })
+    Ok(Unit {
+        path: path.to_owned(),
+        checksum: sha256_hex(text.as_bytes()),
+        root,
+        depth,
+        split_depth,
+        index,
+        units,
+        remaining: depth - split_depth,
+        positions,
+    })
 }
 
 /// Where a unit's result goes.
@@ -308,19 +330,121 @@ pub fn run_unit<E: std::fmt::Display>(
     Ok(RunOutcome::Counted(nodes))
 }
 
-/// Sums the results of a split: the total, or every unit whose result is
-/// missing or invalid.
-pub fn merge(folder: &Path) -> Result<u128, Vec<String>> {
+/// A merged split: what it counted and the total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    pub manifest: Manifest,
+    /// perft(`manifest.depth`) of `manifest.root`.
+    pub nodes: u128,
+}
+
+/// Sums the results of a split: the total, or every problem found.
+///
+/// Checksums only show that a file is whole, not that it belongs: anyone can
+/// recompute them. So every unit is read and held against the manifest
+/// (root, depth, split depth, its place in the split and its file's
+/// SHA-256), and the split's ply is generated again from the root: each
+/// unit must hold exactly the positions and multiplicities that `split`
+/// deals it. A result must name its unit's SHA-256. Merging costs what the
+/// split did, once.
+pub fn merge(folder: &Path) -> Result<Merged, Vec<String>> {
     let manifest = read_manifest(folder).map_err(|error| vec![error.to_string()])?;
-    let mut problems = Vec::new();
+    let manifest_path = folder.join(MANIFEST);
+    let mut problems = check_manifest(&manifest)
+        .into_iter()
+        .map(|problem| format!("{}: {problem}", manifest_path.display()))
+        .collect::<Vec<_>>();
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let count = manifest.units.len();
+    // The split's ply again, from the root: the only account of which
+    // positions the units must hold that no edit of the files can change.
+    let root = match Position::from_fen(&manifest.root) {
+        Ok(root) => root,
+        Err(error) => return Err(vec![format!("{}: root: {error}", manifest_path.display())]),
+    };
+    let level = match Level::at_ply(&root, manifest.split_depth, crate::chess::unique::default_memory_bytes()) {
+        Ok(level) => level,
+        Err(error) => {
+            return Err(vec![format!("{}: split depth {}: {error}", manifest_path.display(), manifest.split_depth)]);
+        }
+    };
+    if (level.len() as u64, level.sequences()) != (manifest.positions, manifest.sequences) {
+        problems.push(format!(
+            "{}: says ply {} has {} positions and {} move sequences, but it has {} and {}",
+            manifest_path.display(),
+            manifest.split_depth,
+            manifest.positions,
+            manifest.sequences,
+            level.len(),
+            level.sequences()
+        ));
+    }
+    if level.len() < count {
+        return Err(problems);
+    }
     let mut total = 0u128;
-    for (name, checksum) in &manifest.units {
-        let path = folder.join(format!("{name}.result"));
-        if !path.exists() {
-            problems.push(format!("{name}: no result ({} is missing)", path.display()));
+    for (index, (name, checksum)) in manifest.units.iter().enumerate() {
+        let unit_path = folder.join(name);
+        let unit = match read_unit(&unit_path) {
+            Ok(unit) => unit,
+            Err(error) => {
+                problems.push(error.to_string());
+                continue;
+            }
+        };
+        let disagreements = [
+            (
+                unit.checksum != *checksum,
+                "its SHA-256 is not the one the manifest lists (edited after the split?)".to_owned(),
+            ),
+            (unit.root != manifest.root, format!("root '{}', but the manifest's is '{}'", unit.root, manifest.root)),
+            (unit.depth != manifest.depth, format!("depth {}, but the manifest's is {}", unit.depth, manifest.depth)),
+            (
+                unit.split_depth != manifest.split_depth,
+                format!("split depth {}, but the manifest's is {}", unit.split_depth, manifest.split_depth),
+            ),
+            (
+                (unit.index, unit.units) != (index, count),
+                format!(
+                    "says unit {} of {}, but the manifest lists it as unit {index} of {count}",
+                    unit.index, unit.units
+                ),
+            ),
+        ];
+        let before = problems.len();
+        problems.extend(
+            disagreements.into_iter().filter(|(differs, _)| *differs).map(|(_, what)| format!("{name}: {what}")),
+        );
+        if problems.len() > before {
             continue;
         }
-        match read_result(&path, checksum) {
+        let dealt: Vec<&(crate::chess::board::PositionIdentity, u64)> =
+            level.positions.iter().skip(index).step_by(count).collect();
+        if unit.positions.len() != dealt.len() {
+            problems.push(format!(
+                "{name}: holds {} positions, but split dealt it {}",
+                unit.positions.len(),
+                dealt.len()
+            ));
+            continue;
+        }
+        if let Some(place) =
+            unit.positions.iter().zip(&dealt).position(|((position, multiplicity), (identity, dealt_multiplicity))| {
+                position.identity() != *identity || multiplicity != dealt_multiplicity
+            })
+        {
+            problems
+                .push(format!("{name}: position {} or its multiplicity is not the one split dealt there", place + 1));
+            continue;
+        }
+        let result = result_path(&unit_path);
+        if !result.exists() {
+            problems.push(format!("{name}: no result ({} is missing)", result.display()));
+            continue;
+        }
+        match read_result(&result, checksum) {
             Ok(nodes) => match total.checked_add(nodes) {
                 Some(sum) => total = sum,
                 None => problems.push(format!("{name}: the total passes 2^128 with this result")),
@@ -328,7 +452,36 @@ pub fn merge(folder: &Path) -> Result<u128, Vec<String>> {
             Err(error) => problems.push(format!("{name}: invalid result: {error}")),
         }
     }
-    if problems.is_empty() { Ok(total) } else { Err(problems) }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if problems.is_empty() { Ok(Merged { manifest, nodes: total }) } else { Err(problems) }
+}
+
+/// What is wrong with a manifest's own fields.
+fn check_manifest(manifest: &Manifest) -> Vec<String> {
+    let mut problems = Vec::new();
+    if let Err(error) = Position::from_fen(&manifest.root) {
+        problems.push(format!("root '{}' is not a valid FEN: {error}", manifest.root));
+    }
+    let deepest = crate::chess::perft::MAX_DEPTH;
+    if manifest.split_depth > manifest.depth || manifest.depth > deepest {
+        problems.push(format!(
+            "depth {} split at {} is not a split (split depth at most the depth, depth at most {deepest})",
+            manifest.depth, manifest.split_depth
+        ));
+    }
+    if manifest.units.is_empty() {
+        problems.push("lists no units".to_owned());
+    }
+    // Names are joined to the folder: only the names `split` writes, so a
+    // manifest cannot point outside it.
+    if let Some((index, (name, _))) =
+        manifest.units.iter().enumerate().find(|(index, (name, _))| *name != unit_name(*index))
+    {
+        problems.push(format!("unit {index} is named '{name}', not '{}'", unit_name(index)));
+    }
+    problems
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder,

@@ -18,7 +18,7 @@ use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play};
 use rayon::prelude::*;
 
-use super::common::{Backend, CliError, Progress, ShaderArgs, open_backend};
+use super::common::{Backend, CliError, Progress, ShaderArgs, escape_controls, open_backend};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -291,21 +291,30 @@ pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, CliError> {
                 manifest.units.len(),
                 manifest.positions,
                 manifest.sequences,
-                out.display()
+                escape_controls(&out.display().to_string())
             );
             Ok(ExitCode::SUCCESS)
         }
         Some(PerftAction::RunUnit { unit, counting }) => run_unit(&unit, counting),
         Some(PerftAction::Merge { folder }) => match units::merge(&folder) {
-            Ok(nodes) => {
-                println!("Nodes searched: {nodes}");
+            Ok(merged) => {
+                let manifest = &merged.manifest;
+                eprintln!(
+                    "perft({}) of {}, merged from {} units split at ply {}",
+                    manifest.depth,
+                    manifest.root,
+                    manifest.units.len(),
+                    manifest.split_depth
+                );
+                println!("Nodes searched: {}", merged.nodes);
                 Ok(ExitCode::SUCCESS)
             }
             Err(problems) => {
                 for problem in &problems {
-                    println!("{problem}");
+                    println!("{}", escape_controls(problem));
                 }
-                eprintln!("error: {} of the split in {} cannot be merged", problems.len(), folder.display());
+                let folder = escape_controls(&folder.display().to_string());
+                eprintln!("error: {} of the split in {folder} cannot be merged", problems.len());
                 Ok(ExitCode::from(1))
             }
         },
@@ -323,7 +332,7 @@ fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, 
     // Check the unit (and an existing result) before opening a device.
     let unit = units::read_unit(path)?;
     if let Ok(nodes) = units::read_result(&units::result_path(path), &unit.checksum) {
-        println!("{}: already counted, {nodes} nodes", path.display());
+        println!("{}: already counted, {nodes} nodes", escape_controls(&path.display().to_string()));
         return Ok(ExitCode::SUCCESS);
     }
     let mut engine = Engine::open(counting, unit.remaining)?;
@@ -354,8 +363,12 @@ fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, 
     };
     bar.finish_and_clear();
     match outcome {
-        units::RunOutcome::Counted(nodes) => println!("{}: {nodes} nodes", path.display()),
-        units::RunOutcome::AlreadyCounted(nodes) => println!("{}: already counted, {nodes} nodes", path.display()),
+        units::RunOutcome::Counted(nodes) => {
+            println!("{}: {nodes} nodes", escape_controls(&path.display().to_string()))
+        }
+        units::RunOutcome::AlreadyCounted(nodes) => {
+            println!("{}: already counted, {nodes} nodes", escape_controls(&path.display().to_string()))
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -384,9 +397,20 @@ pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let pool = super::common::thread_pool(arguments.threads)?;
-    let memory = arguments.memory.map_or_else(|| (default_mebibytes() * 2) << 20, |mebibytes| mebibytes << 20);
+    let memory = match arguments.memory {
+        None => gpu_movegen::chess::unique::default_memory_bytes(),
+        Some(wanted) => {
+            if let Some(physical) = physical_mebibytes().filter(|physical| wanted > physical / 2) {
+                return Err(CliError::Usage(format!(
+                    "--memory {wanted} MiB is more than half of this machine's {physical} MiB of memory (16 to {})",
+                    physical / 2
+                )));
+            }
+            wanted << 20
+        }
+    };
     let mut failure = None;
-    pool.install(|| {
+    let counted = pool.install(|| {
         gpu_movegen::chess::unique::unique_counts(&root, arguments.depth, memory, |ply, count| {
             if failure.is_none() {
                 let mut stdout = std::io::stdout().lock();
@@ -394,10 +418,12 @@ pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, CliError> {
             }
         })
     });
-    match failure {
-        Some(error) => Err(error.into()),
-        None => Ok(ExitCode::SUCCESS),
+    if let Some(error) = failure {
+        return Err(error.into());
     }
+    counted.map(|()| ExitCode::SUCCESS).map_err(|error| {
+        CliError::Usage(format!("unique --depth {}: {error}; give --memory or a smaller depth", arguments.depth))
+    })
 }
 
 pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {

@@ -277,3 +277,15 @@ impl Progress {
         }
     }
 }
+
+/// `text` with control characters written as escapes, so that an argument
+/// echoed in an error cannot move the cursor or clear the terminal.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(
+            |character| {
+                if character.is_control() { character.escape_default().to_string() } else { character.to_string() }
+            },
+        )
+        .collect()
+}

@@ -259,8 +259,9 @@ impl PlayoutRunner for Playouts {
 fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     let (position, sgf_komi) = arguments.position.position()?;
     let komi = arguments.komi.or(sgf_komi).unwrap_or(7.5);
-    if !komi.is_finite() {
-        return Err(CliError::Usage(format!("--komi {komi} is not a number")));
+    if !komi.is_finite() || komi.abs() > gpu_movegen::go::playout::MAX_KOMI {
+        let most = gpu_movegen::go::playout::MAX_KOMI;
+        return Err(CliError::Usage(format!("komi {komi} is not a number from -{most} to {most}")));
     }
     let mut runner = Playouts::open(arguments.backend, arguments.threads, position.size())?;
     let started = Instant::now();

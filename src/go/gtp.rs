@@ -240,7 +240,11 @@ impl<R: PlayoutRunner> GtpEngine<R> {
             }
             "komi" => {
                 let [komi] = arguments else { return Err("syntax error".into()) };
-                let komi: f64 = komi.parse().ok().filter(|komi: &f64| komi.is_finite()).ok_or("komi not a float")?;
+                let komi: f64 = komi
+                    .parse()
+                    .ok()
+                    .filter(|komi: &f64| komi.is_finite() && komi.abs() <= crate::go::playout::MAX_KOMI)
+                    .ok_or("komi not a float from -1000 to 1000")?;
                 self.komi = komi;
                 Ok(String::new())
             }

@@ -19,6 +19,10 @@ use super::bitmap::Geometry;
 use super::board::Board;
 use crate::random::ShaderRandom;
 
+/// The largest komi accepted, either way: past it the score of any board
+/// up to 19×19 (361 points) is decided by komi alone.
+pub const MAX_KOMI: f64 = 1000.0;
+
 /// How one playout ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PlayoutResult {
