@@ -388,3 +388,26 @@ proptest::proptest! {
         }
     }
 }
+
+/// tricky.perft's "prison": one legal move every ply, so perft(n) recurses
+/// n plies deep and counts 1.
+const PRISON: &str = "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - - 0 1";
+
+#[test]
+fn the_deepest_perft_allowed_recurses_within_one_mebibyte_of_stack() {
+    let deepest = perft::MAX_DEPTH;
+    let counted = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let prison = Position::from_fen(PRISON).unwrap();
+            let table = TranspositionTable::with_mebibytes(16).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).stack_size(1 << 20).build().unwrap();
+            let parallel = pool
+                .install(|| (perft::perft_parallel(&prison, deepest), perft_hashed_parallel(&prison, deepest, &table)));
+            (perft::perft(&prison, deepest), perft_hashed(&prison, deepest, &table), parallel)
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(counted, (1, 1, (1, 1)));
+}

@@ -139,7 +139,11 @@ usage_errors!(
 );
 
 pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    // Perft recurses once a ply, to each game's MAX_DEPTH at most: chess's
+    // 64 plies take under 1 MiB (tests/deep_perft.rs counts perft(64) on a
+    // 1 MiB stack). 16 MiB leaves every game a wide margin; it is address
+    // space, touched only as deep as the recursion goes.
+    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
     if let Some(threads) = threads {
         builder = builder.num_threads(threads as usize);
     }

@@ -8,12 +8,12 @@ use super::bitmap::Geometry;
 use super::board::Board;
 use super::position::{Point, Position, with_board};
 
-/// perft(`depth`) of `position` on one thread.
 /// The deepest Go perft the crate counts: empty 9×9 perft(24) is beyond
 /// 10^40 sequences, more than any machine could count; deeper requests are
 /// refused.
 pub const MAX_DEPTH: u32 = 24;
 
+/// perft(`depth`) of `position` on one thread.
 pub fn perft(position: &Position, depth: u32) -> u64 {
     with_board!(position, |board, geometry| perft_board(&geometry, &board, depth))
 }

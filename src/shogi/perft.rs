@@ -6,11 +6,11 @@ use rayon::prelude::*;
 use super::movegen::Move;
 use super::position::Position;
 
-/// Leaf nodes at `depth` plies below `position`, on the calling thread.
 /// The deepest Shogi perft the crate counts: start perft(16) is beyond 10^23
 /// nodes, more than any machine could count; deeper requests are refused.
 pub const MAX_DEPTH: u32 = 16;
 
+/// Leaf nodes at `depth` plies below `position`, on the calling thread.
 pub fn perft(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
