@@ -746,6 +746,28 @@ fn playouts_in_batches_equal_one_batch() {
 }
 
 #[test]
+fn overlong_lines_and_bytes_that_are_not_text_are_refused_by_line() {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let long = folder.join("long.epd");
+    std::fs::write(&long, format!("# a comment\n{}\n", "8".repeat(100 << 10))).unwrap();
+    let binary = folder.join("binary.epd");
+    std::fs::write(&binary, b"# fine\n\xff\xfe\n").unwrap();
+    for (file, words) in [(&long, "line 2: longer than 64 KiB"), (&binary, "line 2: not UTF-8 text")] {
+        for command in
+            [&["perft", "--epd"][..], &["verify", "--epd"], &["shogi", "perft", "--epd"], &["shogi", "verify", "--epd"]]
+        {
+            let mut arguments = command.to_vec();
+            arguments.push(file.to_str().unwrap());
+            let output = run(&arguments);
+            assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", stderr(&output));
+            assert!(stderr(&output).contains(words), "{arguments:?}: {}", stderr(&output));
+        }
+    }
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+#[test]
 fn endless_files_are_refused_at_their_limit() {
     for arguments in [
         &["perft", "--epd", "/dev/zero"][..],

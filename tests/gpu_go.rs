@@ -153,3 +153,21 @@ fn gpu_playouts_equal_the_cpu_twin() {
         .collect();
     assert_eq!(gpu, cpu);
 }
+
+#[test]
+fn playouts_split_across_dispatches_equal_one_batch() {
+    // 40 playouts a dispatch: 3 positions of 30 go one position a dispatch,
+    // and 100 playouts of one position go in pieces of 40, 40 and 20.
+    let mut runner = GpuPlayouts::new(&context()).with_dispatch_limit(40);
+    let positions: Vec<Position> = random_positions(9, 90, 11).unwrap().into_iter().step_by(30).collect();
+    assert_eq!(positions.len(), 3);
+    for per_position in [30, 100] {
+        let gpu = runner.playouts(&positions, per_position, 9, 500).unwrap();
+        let cpu: Vec<_> = positions
+            .iter()
+            .enumerate()
+            .flat_map(|(index, position)| playouts(position, per_position, 9, 500 + per_position * index as u32))
+            .collect();
+        assert_eq!(gpu, cpu, "{per_position} playouts a position");
+    }
+}

@@ -90,8 +90,67 @@ fn a_reply_is_one_block_whatever_the_error_says() {
     assert_eq!(replies[2], "= gpu-movegen");
 }
 
+/// A runner that records each call's size and stream range, and answers
+/// with draws-free dummy results.
+#[derive(Default)]
+struct CountingRunner {
+    calls: Vec<(usize, u32, u32)>,
+}
+
+impl gpu_movegen::go::gtp::PlayoutRunner for CountingRunner {
+    fn run(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        _: u32,
+        first_stream: u32,
+    ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+        self.calls.push((positions.len(), per_position, first_stream));
+        Ok(vec![
+            gpu_movegen::go::PlayoutResult { area_difference: 1, moves: 1 };
+            positions.len() * per_position as usize
+        ])
+    }
+}
+
+#[test]
+fn genmove_runs_the_largest_playout_count_in_bounded_rounds() {
+    let mut engine =
+        GtpEngine::new(CountingRunner::default(), SearchSettings { playouts: 100_000_000, time: None, seed: 1 });
+    let mut output = Vec::new();
+    engine.serve(&b"boardsize 9\ngenmove b\n"[..], &mut output).unwrap();
+    assert!(String::from_utf8(output).unwrap().ends_with("\n\n"));
+    let calls = &engine.runner().calls;
+    // 81 candidates of 1,234,567 playouts each, in rounds of at most 2^20 in all.
+    assert!(calls.len() > 90, "{} rounds", calls.len());
+    let mut streams_seen = 0u64;
+    for (at, (positions, per_position, first_stream)) in calls.iter().enumerate() {
+        assert_eq!(*positions, 81);
+        assert!(positions * (*per_position as usize) <= 1 << 20, "round {at}: {positions} × {per_position}");
+        // Each round's streams follow the last round's: no playout repeats another.
+        assert_eq!(u64::from(*first_stream), streams_seen, "round {at}");
+        streams_seen += (*positions as u64) * u64::from(*per_position);
+    }
+    assert_eq!(streams_seen, 81 * (100_000_000 / 81));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn gtp_survives_any_bytes_and_answers_the_next_command(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        // Without a quit among them, the command after the bytes is answered.
+        let quits = String::from_utf8_lossy(&bytes).to_ascii_lowercase().contains("quit");
+        let mut input = bytes;
+        input.extend_from_slice(b"\nname\n");
+        let replies = served(&input);
+        for reply in &replies {
+            prop_assert!(reply.starts_with('=') || reply.starts_with('?'), "{replies:?}");
+        }
+        if !quits {
+            prop_assert_eq!(replies.last().map(String::as_str), Some("= gpu-movegen"));
+        }
+    }
 
     #[test]
     fn gtp_answers_every_line_and_keeps_answering(lines in prop::collection::vec(gtp_line(), 1..12)) {

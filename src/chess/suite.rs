@@ -46,6 +46,9 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut pending_id: Option<String> = None;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
+        if let Some(problem) = crate::files::overlong(raw) {
+            return Err(SuiteError { line, problem });
+        }
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;

@@ -265,6 +265,9 @@ fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
             continue;
         }
         let problem = |problem: String| CliError::Usage(format!("{}: line {line}: {problem}", path.display()));
+        if let Some(overlong) = gpu_movegen::files::overlong(raw) {
+            return Err(problem(overlong));
+        }
         let mut fields = content.split(';');
         let sfen = fields.next().unwrap_or("").trim().to_owned();
         let position = Position::from_sfen(&sfen).map_err(|error| problem(format!("invalid SFEN: {error}")))?;

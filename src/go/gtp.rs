@@ -148,6 +148,11 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         &self.position
     }
 
+    /// The playout runner, for a caller that wants what it measured.
+    pub fn runner(&self) -> &R {
+        &self.runner
+    }
+
     /// Answers every command of `input` on `output` until `quit` or the end of input.
     /// Answers every command of `input` on `output` until `quit` or the end
     /// of the input. Any bytes are survived: a line that is not UTF-8 gets
@@ -354,18 +359,30 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         let per_child = (self.settings.playouts / children.len() as u32).max(1);
         let mut scores = vec![0i64; children.len()];
         let started = Instant::now();
+        // Rounds of at most BATCH playouts in all, so memory stays bounded
+        // whatever --playouts asks; round r uses streams after round r - 1's.
+        const BATCH: u32 = 1 << 20;
+        let round = per_child.min((BATCH / children.len() as u32).max(1));
         loop {
             let seed = self.settings.seed.wrapping_add(self.searches);
             self.searches += 1;
-            let results =
-                self.runner.run(&children, per_child, seed, 0).map_err(|error| format!("playouts failed: {error}"))?;
-            if results.len() != children.len() * per_child as usize {
-                return Err("playouts failed: a short batch came back".into());
-            }
-            for (index, chunk) in results.chunks(per_child as usize).enumerate() {
-                // Twice the share of wins: a win 2, a draw 1.
-                scores[index] +=
-                    chunk.iter().map(|result| i64::from(1 + sign * result.winner_sign(self.komi))).sum::<i64>();
+            let mut done = 0;
+            while done < per_child {
+                let part = (per_child - done).min(round);
+                let first_stream = done.wrapping_mul(children.len() as u32);
+                let results = self
+                    .runner
+                    .run(&children, part, seed, first_stream)
+                    .map_err(|error| format!("playouts failed: {error}"))?;
+                if results.len() != children.len() * part as usize {
+                    return Err("playouts failed: a short batch came back".into());
+                }
+                for (index, chunk) in results.chunks(part as usize).enumerate() {
+                    // Twice the share of wins: a win 2, a draw 1.
+                    scores[index] +=
+                        chunk.iter().map(|result| i64::from(1 + sign * result.winner_sign(self.komi))).sum::<i64>();
+                }
+                done += part;
             }
             match self.settings.time {
                 Some(time) if started.elapsed() < time => continue,

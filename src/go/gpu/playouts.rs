@@ -13,13 +13,26 @@ use crate::gpu::{GpuContext, GpuError};
 /// The GPU playout runner.
 pub struct GpuPlayouts {
     batch: GoBatch,
+    /// The most playouts one dispatch runs.
+    per_dispatch: u32,
 }
 
 impl GpuPlayouts {
     /// A runner on `context`. The first batch of a board size is run once
     /// the device has passed the self-test of that size's playouts.
     pub fn new(context: &GpuContext) -> GpuPlayouts {
-        GpuPlayouts { batch: GoBatch::new(context, "go_playouts", |size| vec![super::self_test::playout_check(size)]) }
+        GpuPlayouts {
+            batch: GoBatch::new(context, "go_playouts", |size| vec![super::self_test::playout_check(size)]),
+            per_dispatch: INVOCATIONS_PER_DISPATCH,
+        }
+    }
+
+    /// The same runner with at most `playouts` (1 or more, at most the
+    /// device's limit) in one dispatch: what lets a test reach the paths that
+    /// split a batch without running millions of playouts.
+    pub fn with_dispatch_limit(mut self, playouts: u32) -> GpuPlayouts {
+        self.per_dispatch = playouts.clamp(1, INVOCATIONS_PER_DISPATCH);
+        self
     }
 
     /// Builds the kernels for boards of `size` now, once the device has
@@ -54,13 +67,13 @@ impl GpuPlayouts {
         }
         // More playouts of one position than a dispatch holds: each position's
         // in pieces that do, streams numbered on as in one batch.
-        if per_position > INVOCATIONS_PER_DISPATCH {
+        if per_position > self.per_dispatch {
             let mut results = Vec::with_capacity(positions.len() * per_position as usize);
             for (index, position) in positions.iter().enumerate() {
                 let base = first_stream.wrapping_add((index as u32).wrapping_mul(per_position));
                 let mut done = 0;
                 while done < per_position {
-                    let part = (per_position - done).min(INVOCATIONS_PER_DISPATCH);
+                    let part = (per_position - done).min(self.per_dispatch);
                     results.extend(self.playouts(
                         std::slice::from_ref(position),
                         part,
@@ -77,12 +90,12 @@ impl GpuPlayouts {
         let mut entry_points = vec!["playout_start"];
         entry_points.extend(std::iter::repeat_n("playout_steps", steps));
         // Whole positions per dispatch, so each dispatch's streams continue the last.
-        let positions_per_dispatch = (INVOCATIONS_PER_DISPATCH / per_position).max(1) as usize;
+        let positions_per_dispatch = (self.per_dispatch / per_position).max(1) as usize;
         let mut results = Vec::with_capacity(positions.len() * per_position as usize);
         for (index, chunk) in positions.chunks(positions_per_dispatch).enumerate() {
             let count = u32::try_from(chunk.len() as u64 * u64::from(per_position))
                 .ok()
-                .filter(|count| *count <= INVOCATIONS_PER_DISPATCH)
+                .filter(|count| *count <= self.per_dispatch)
                 .ok_or_else(|| {
                     GpuError::Limits(format!("{per_position} playouts per position is too many for one dispatch"))
                 })?;
