@@ -720,3 +720,31 @@ fn overlong_lines_and_bytes_that_are_not_text_are_refused_by_line() {
     }
     std::fs::remove_dir_all(folder).unwrap();
 }
+
+#[test]
+fn a_perft_no_machine_could_finish_says_so_as_it_starts() {
+    use std::io::BufRead as _;
+    for arguments in [
+        &["perft", "--depth", "20", "--backend", "cpu"][..],
+        &["shogi", "perft", "--depth", "16", "--backend", "cpu"],
+        &["go", "perft", "--size", "19", "--depth", "24", "--backend", "cpu"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
+            .args(arguments)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            line.starts_with("note: perft(") && line.contains("years at 10^12 nodes a second"),
+            "{arguments:?}: {line}"
+        );
+    }
+    // A depth that ends in reasonable time has no note.
+    let output = run(&["perft", "--depth", "4", "--backend", "cpu"]);
+    assert!(!stderr(&output).contains("note: perft("), "{}", stderr(&output));
+}

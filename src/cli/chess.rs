@@ -464,6 +464,11 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet);
     }
     let position = position.unwrap_or_default();
+    super::common::note_if_endless(
+        arguments.depth,
+        gpu_movegen::perft::perft(&position, 1),
+        gpu_movegen::perft::perft(&position, 2),
+    );
     let progress = Progress::new(arguments.counting.quiet);
     let mut stdout = std::io::stdout().lock();
     let nodes = if arguments.divide {

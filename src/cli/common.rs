@@ -282,6 +282,29 @@ impl Progress {
     }
 }
 
+/// Says on stderr when a perft could not end in any reasonable time, so a
+/// run to a depth the crate allows but no machine finishes does not start
+/// without a word. `first` and `second` are perft(1) and perft(2) of the
+/// root; the forecast grows perft(2) by their ratio each further ply, which
+/// underestimates games whose branching widens.
+pub fn note_if_endless(depth: u32, first: u64, second: u64) {
+    if depth <= 2 || first == 0 || second == 0 {
+        return;
+    }
+    let branching = second as f64 / first as f64;
+    let forecast = second as f64 * branching.powi(depth as i32 - 2);
+    // A trillion nodes a second (a fast GPU) for a day.
+    const DAY_AT_A_TRILLION: f64 = 8.64e16;
+    if forecast > DAY_AT_A_TRILLION {
+        let years = forecast / 1e12 / 3.156e7;
+        eprintln!(
+            "note: perft({depth}) of this position is about {forecast:.1e} nodes or more, {} at 10^12 nodes a second; \
+             it runs until stopped",
+            if years >= 1.0 { format!("{years:.1e} years") } else { format!("{:.0} days", years * 365.25) }
+        );
+    }
+}
+
 /// `text` with control characters written as escapes, so that an argument
 /// echoed in an error cannot move the cursor or clear the terminal.
 pub fn escape_controls(text: &str) -> String {

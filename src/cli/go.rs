@@ -180,6 +180,11 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
         },
         PerftEngine::Cpu,
     )?;
+    super::common::note_if_endless(
+        arguments.depth,
+        gpu_movegen::go::perft::perft(&position, 1),
+        gpu_movegen::go::perft::perft(&position, 2),
+    );
     let progress = Progress::new(arguments.quiet);
     let mut stdout = std::io::stdout().lock();
     let depth = arguments.depth;

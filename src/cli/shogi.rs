@@ -183,6 +183,11 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         writeln!(stdout, "{passed} passed, {failed} failed")?;
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
+    super::common::note_if_endless(
+        arguments.depth,
+        gpu_movegen::shogi::perft::perft(&position, 1),
+        gpu_movegen::shogi::perft::perft(&position, 2),
+    );
     let nodes = if arguments.divide {
         let counts = engine.divide(&position, arguments.depth)?;
         for (mv, nodes) in &counts {
