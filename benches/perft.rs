@@ -1,5 +1,5 @@
 //! Criterion benches of single-threaded CPU perft, this crate beside
-//! cozy-chess in the same run. `examples/throughput.rs cpu` prints the ratio.
+//! cozy-chess in the same run. `cargo run --release --example throughput -- cpu` prints the ratio.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gpu_movegen::{Position, perft};

@@ -13,6 +13,16 @@ pub enum Error {
     Move(#[from] MoveError),
     #[error("perft suite, {0}")]
     Suite(#[from] SuiteError),
+    #[error(transparent)]
+    Unit(#[from] crate::chess::units::UnitError),
+    #[error("invalid SFEN: {0}")]
+    Sfen(#[from] crate::shogi::SfenError),
+    #[error(transparent)]
+    UsiMove(#[from] crate::shogi::UsiMoveError),
+    #[error(transparent)]
+    Go(#[from] crate::go::GoError),
+    #[error("SGF: {0}")]
+    Sgf(#[from] crate::go::sgf::SgfError),
     #[cfg(feature = "gpu")]
     #[error(transparent)]
     Gpu(#[from] crate::gpu::GpuError),

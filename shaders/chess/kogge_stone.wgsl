@@ -6,7 +6,7 @@
 // vec4<u32>s. Each fill runs once with left shifts (towards higher squares)
 // and once with right shifts, with the Kogge-Stone wrap masks keeping a shift
 // from crossing the board edge. The CPU twin, line for line, is
-// src/sliders/kogge_stone.rs. The lanes come from the bitboard module (two
+// src/chess/sliders/kogge_stone.rs. The lanes come from the bitboard module (two
 // vec4<u32> or one vec4<u64>); the wrap masks are generated from the Rust
 // constants (kogge_stone_left_wraps, kogge_stone_right_wraps).
 

@@ -1,4 +1,4 @@
-// tables.wgsl — the attack tables, uploaded from Rust (src/tables.rs).
+// tables.wgsl — the attack tables, uploaded from Rust (src/chess/tables/mod.rs).
 //
 // Reads: `attack_tables` (storage, read-only) at the table group and binding
 // the host gives. Writes: nothing. Library of lookups only.
@@ -54,7 +54,7 @@ fn table_line_mask(kind: u32, square: u32) -> Bitboard {
     return attack_tables[TABLE_LINE_MASKS + kind * 64u + square];
 }
 
-// SBAMG's outer squares of a line (src/tables.rs explains which).
+// SBAMG's outer squares of a line (src/chess/tables/mod.rs explains which).
 fn table_sbamg_outer(kind: u32, square: u32) -> Bitboard {
     return attack_tables[TABLE_SBAMG_OUTER + kind * 64u + square];
 }

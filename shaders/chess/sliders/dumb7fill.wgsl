@@ -2,7 +2,7 @@
 //
 // Reads: the ray tables (tables.wgsl). Writes: nothing. Library only: the
 // `sliders` interface, set-wise functions included. The Kogge-Stone lanes and
-// wrap masks, filled by seven plain steps instead of three doubling ones. CPU twin: src/sliders/dumb7fill.rs.
+// wrap masks, filled by seven plain steps instead of three doubling ones. CPU twin: src/chess/sliders/dumb7fill.rs.
 
 #import bitboard
 #import kogge_stone

@@ -4,7 +4,7 @@
 // `sliders` interface. Along a line, `o - 2r` gives the attacks towards
 // higher squares and the same on the mirrored board those towards lower
 // ones: files and diagonals mirror by a byte swap, ranks by reverseBits.
-// CPU twin: src/sliders/hyperbola.rs.
+// CPU twin: src/chess/sliders/hyperbola.rs.
 
 #import bitboard
 #import tables

@@ -4,7 +4,7 @@
 // `sliders` interface (slider_rook_attacks, slider_bishop_attacks,
 // slider_queen_attacks, and the set-wise slider_attacks_setwise and
 // slider_count_setwise) that movegen.wgsl calls. One eight-direction fill,
-// masked by the rook or bishop rays; set-wise, one fill for every slider at once. CPU twin: src/sliders/kogge_stone.rs.
+// masked by the rook or bishop rays; set-wise, one fill for every slider at once. CPU twin: src/chess/sliders/kogge_stone.rs.
 
 #import kogge_stone
 #import tables

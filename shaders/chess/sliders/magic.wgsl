@@ -5,7 +5,7 @@
 // Library only: the `sliders` interface. index = offset + ((occupied & mask)
 // * magic) >> shift; on vec2<u32> bitboards the 64-bit product is put
 // together from 16-bit partial products (bitboard_mul).
-// CPU twin: src/sliders/magic.rs.
+// CPU twin: src/chess/sliders/magic.rs.
 
 #import bitboard
 #import tables

@@ -6,7 +6,7 @@
 // msb(line & squares up to the slider), found with firstLeadingBit; then
 // ((line - (3 << b)) ^ line) masked by the line is the attack set. Ranks and
 // files as the SBAMG description gives them, diagonals the same way.
-// CPU twin: src/sliders/sbamg.rs.
+// CPU twin: src/chess/sliders/sbamg.rs.
 
 #import bitboard
 #import tables

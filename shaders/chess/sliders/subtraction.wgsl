@@ -5,7 +5,7 @@
 // squares a ray's attacks are ray & (o ^ (o - 2r)); towards lower squares
 // the nearest blocker is the ray's highest occupied square (firstLeadingBit)
 // and the attacks are the ray without the blocker's own ray.
-// CPU twin: src/sliders/subtraction.rs.
+// CPU twin: src/chess/sliders/subtraction.rs.
 
 #import bitboard
 #import tables

@@ -1,7 +1,7 @@
 //! Dumb7Fill: the Kogge-Stone lanes (shifts 9, 1, 7, 8, left and right, the
 //! same wrap masks) filled by seven plain steps instead of three doubling
 //! ones. Fewer operations per step, more steps. CPU twin of
-//! `shaders/sliders_dumb7fill.wgsl`.
+//! `shaders/chess/sliders/dumb7fill.wgsl`.
 
 use super::kogge_stone::{LEFT_WRAPS, Lanes, RIGHT_WRAPS, and, lanes_union, or, shift_left, shift_right};
 

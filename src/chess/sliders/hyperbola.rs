@@ -2,7 +2,7 @@
 //! higher squares; the same on the mirrored board gives those towards lower
 //! squares. Files and diagonals mirror by a byte swap (a vertical flip);
 //! ranks, which a vertical flip leaves in place, by reversing all 64 bits.
-//! CPU twin of `shaders/sliders_hyperbola.wgsl`.
+//! CPU twin of `shaders/chess/sliders/hyperbola.wgsl`.
 
 use crate::chess::tables::LINE_MASKS;
 

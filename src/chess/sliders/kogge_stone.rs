@@ -1,5 +1,5 @@
 //! The vectorised Kogge-Stone fill of the OpenCL generator this crate ports, written lane by lane
-//! exactly as `shaders/kogge_stone.wgsl` runs it: four lanes for the shifts
+//! exactly as `shaders/chess/kogge_stone.wgsl` runs it: four lanes for the shifts
 //! 9, 1, 7 and 8, filled once towards higher squares (left shifts) and once
 //! towards lower squares (right shifts), with wrap masks that stop a shift
 //! from crossing the board edge. This is the CPU twin of the shader, kept in

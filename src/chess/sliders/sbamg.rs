@@ -4,7 +4,7 @@
 //! is `b = msb(occupied & squares up to the slider)`, and subtracting
 //! `3 << b` from the line's occupancy flips every square from `b` to the
 //! nearest blocker above: exactly the attacks, once masked by the line.
-//! No branches, one bit scan per line. CPU twin of `shaders/sliders_sbamg.wgsl`.
+//! No branches, one bit scan per line. CPU twin of `shaders/chess/sliders/sbamg.wgsl`.
 
 use crate::chess::tables::{LINE_MASKS, SBAMG_OUTER_SQUARES};
 

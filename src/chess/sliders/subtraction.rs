@@ -5,7 +5,7 @@
 //! the nearest blocker is the highest occupied ray square (one bit scan), and
 //! the attacks are the ray minus the blocker's own ray beyond it.
 //! `east_attacks_setwise` is the SWAR form of fill by subtraction for many rooks at once.
-//! CPU twin of `shaders/sliders_subtraction.wgsl`.
+//! CPU twin of `shaders/chess/sliders/subtraction.wgsl`.
 
 use crate::chess::tables::RAYS;
 

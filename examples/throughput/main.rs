@@ -1,0 +1,206 @@
+//! Throughput measurements, each comparison made in one run on one machine.
+//! One file a section, each opening with what it measures:
+//!
+//! - `cpu` (cpu.rs): CPU perft against cozy-chess and shakmaty, one thread
+//!   each in alternating rounds, then the scaling over threads;
+//! - `deep` (deep.rs): CPU perft with the transposition table against
+//!   without it;
+//! - `go` (go.rs): Go legal-point bitmaps and playouts, GPU against CPU;
+//! - `movegen` (movegen.rs): the GPU move-generation kernels against the CPU
+//!   over batch sizes from 1 to 1,000,000, upload, dispatch and readback apart;
+//! - `perft` (perft.rs): GPU perft, the CPU backend, one CPU thread and
+//!   cozy-chess; with `--budget-seconds` the start position goes as deep as
+//!   the budget allows;
+//! - `shogi` (shogi.rs): Shogi CPU perft against shunsai, and GPU perft;
+//! - `sliders` (sliders.rs): every slider algorithm in both bitboard layouts.
+//!
+//! peers.rs counts perft the peers' way; report.rs holds the rows, the JSON
+//! and the plot.
+//!
+//! Every section prints a table; `--json FILE` writes the same figures and
+//! `--plot FILE` draws them (SVG).
+//!
+//! ```text
+//! cargo run --release --example throughput -- cpu --rounds 5
+//! cargo run --release --example throughput -- go
+//! cargo run --release --example throughput -- movegen --max-batch 1000000 --json movegen.json --plot movegen.svg
+//! cargo run --release --example throughput -- perft --start-depths 4,5,6 --kiwipete-depths 3,4,5
+//! ```
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use cpu::cpu_section;
+use deep::deep_section;
+use go::go_section;
+use movegen::movegen_section;
+use perft::PerftSettings;
+use perft::perft_section;
+use report::{Row, draw_plot, write_json};
+use shogi::shogi_section;
+use sliders::sliders_section;
+
+mod cpu;
+mod deep;
+mod go;
+mod movegen;
+mod peers;
+mod perft;
+mod report;
+mod shogi;
+mod sliders;
+
+#[derive(Parser)]
+struct Arguments {
+    #[command(subcommand)]
+    section: Section,
+    /// Write the figures as JSON to this file.
+    #[arg(long, global = true)]
+    json: Option<PathBuf>,
+    /// Draw the figures as an SVG plot in this file.
+    #[arg(long, global = true)]
+    plot: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Section {
+    /// CPU perft with the transposition table against without, alternating rounds.
+    Deep {
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: u64,
+        /// Timed rounds (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+    },
+    /// Go: legal-point bitmaps and playouts per second, GPU against the CPU.
+    Go {
+        /// Random game positions per bitmap measurement.
+        #[arg(long, default_value_t = 20_000)]
+        positions: usize,
+        /// CPU playouts per board size (the 19x19 count is a tenth of it).
+        #[arg(long, default_value_t = 100_000)]
+        playouts: u32,
+        /// GPU playouts per board size (the 19x19 count is a tenth of it).
+        #[arg(long, default_value_t = 4_096)]
+        gpu_playouts: u32,
+    },
+    /// Shogi CPU perft against shunsai, one thread each, alternating rounds.
+    Shogi {
+        /// Timed rounds per measurement (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+    },
+    /// CPU perft against cozy-chess, single-threaded, and thread scaling.
+    Cpu {
+        /// Timed rounds per measurement (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+    },
+    /// Move generation: GPU kernels against the CPU reference over batch sizes.
+    Movegen {
+        /// Largest batch (batches are 1, 10, 100, … up to this).
+        #[arg(long, default_value_t = 1_000_000)]
+        max_batch: usize,
+    },
+    /// Slider algorithms x bitboard representations: slider evaluations,
+    /// move generation and perft on the GPU, and the CPU twins' evaluations.
+    Sliders {
+        /// Positions per move-generation batch.
+        #[arg(long, default_value_t = 100_000)]
+        batch: usize,
+        /// Depth of the start-position perft.
+        #[arg(long, default_value_t = 5)]
+        perft_depth: u32,
+        /// Invocations of the slider benchmark kernel (each evaluates 64 queens).
+        #[arg(long, default_value_t = 1 << 16)]
+        invocations: u32,
+    },
+    /// Perft: GPU, CPU (all threads), CPU (one thread) and cozy-chess (one thread).
+    Perft {
+        /// Depths for the start position, in order.
+        #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
+        start_depths: Vec<u32>,
+        /// Depths for Kiwipete, in order.
+        #[arg(long, value_delimiter = ',', default_value = "3,4,5")]
+        kiwipete_depths: Vec<u32>,
+        /// Run the CPU backends only up to this many nodes.
+        #[arg(long, default_value_t = 200_000_000)]
+        cpu_max_nodes: u64,
+        /// Skip a depth when the time spent plus a forecast for it (the previous
+        /// depth's GPU time times 40, per round) would pass this many seconds.
+        #[arg(long)]
+        budget_seconds: Option<f64>,
+        /// Rounds per depth; every engine runs once per round, in turn.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Also time the other shape of the last two plies on the GPU: the
+        /// last level stored and counted one ply per (position, move) pair.
+        #[arg(long)]
+        leaf_shapes: bool,
+    },
+}
+
+fn main() {
+    // Mesa's device-select layer prints a harmless XDG_RUNTIME_DIR error on
+    // headless machines; this turns it off (see src/main.rs).
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+    let arguments = Arguments::parse();
+    let (name, adapter, rows) = match &arguments.section {
+        Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
+        Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
+        Section::Deep { depth, hash, rounds } => ("deep", None, deep_section(*depth, *hash, (*rounds).max(1))),
+        Section::Go { positions, playouts, gpu_playouts } => {
+            let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));
+            ("go", adapter, rows)
+        }
+        Section::Movegen { max_batch } => {
+            let (adapter, rows) = movegen_section(*max_batch.max(&1));
+            ("movegen", adapter, rows)
+        }
+        Section::Sliders { batch, perft_depth, invocations } => {
+            let (adapter, rows) = sliders_section(*batch.max(&1), *perft_depth, *invocations.max(&64));
+            ("sliders", adapter, rows)
+        }
+        Section::Perft { start_depths, kiwipete_depths, cpu_max_nodes, budget_seconds, rounds, leaf_shapes } => {
+            let settings = PerftSettings {
+                cpu_max_nodes: *cpu_max_nodes,
+                budget_seconds: *budget_seconds,
+                rounds: (*rounds).max(1),
+                leaf_shapes: *leaf_shapes,
+            };
+            let (adapter, rows) = perft_section(start_depths, kiwipete_depths, &settings);
+            ("perft", adapter, rows)
+        }
+    };
+    if let Some(path) = &arguments.json {
+        write_json(path, name, adapter, &rows);
+    }
+    if let Some(path) = &arguments.plot {
+        match name {
+            "movegen" => draw_plot(
+                path,
+                "Move generation throughput",
+                "batch size (positions)",
+                "positions per second",
+                &rows,
+                true,
+            ),
+            "perft" => draw_plot(path, "Perft throughput", "depth", "nodes per second", &rows, false),
+            "sliders" => {
+                let perft_rows: Vec<Row> = rows.iter().filter(|row| row.engine.ends_with(" perft")).cloned().collect();
+                draw_plot(path, "GPU perft by slider algorithm", "depth", "nodes per second", &perft_rows, false)
+            }
+            _ => draw_plot(path, "CPU perft, one thread", "depth", "nodes per second", &rows, false),
+        }
+    }
+}
