@@ -35,11 +35,11 @@ pub mod shogi;
 
 // Chess, the first game, keeps its short paths at the crate root.
 pub use chess::board::{
-    Bitboard, CastlingNotation, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Position, START_FEN,
-    Square, UciMove,
+    Bitboard, CastlingNotation, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Square, UciMove,
 };
 pub use chess::movegen::{MAX_LEGAL_MOVES, MoveList, PieceMoves, SpecialSquares};
-pub use chess::{board, movegen, perft, pseudo_legal, random_play, sliders, suite, tables};
+pub use chess::position::{Position, PositionIdentity, START_FEN};
+pub use chess::{board, movegen, perft, position, pseudo_legal, random_play, sliders, suite, tables};
 pub use error::{Error, FenError, MoveError, SuiteError};
 /// The wgpu this crate is built on, for callers that bring their own device.
 #[cfg(feature = "gpu")]

@@ -463,7 +463,7 @@ fn castling_bit(square: u32) -> u32 {
 // Plays a legal move of `piece` from `from_square` to `to_square` (copy-make).
 // `promotion` is the new piece for a pawn reaching the last rank, else
 // PIECE_NONE. Castling is the king taking its own rook; a pawn's diagonal move
-// to the en passant square is the en passant capture. CPU twin: Position::play (src/chess/board/position.rs).
+// to the en passant square is the en passant capture. CPU twin: Position::play (src/chess/position/mod.rs).
 fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: u32, promotion: u32) -> Position {
     var next = board;
     let us = board.side_to_move;

@@ -5,8 +5,9 @@
 
 use rand::{Rng, SeedableRng};
 
-use super::board::{Move, Position};
+use super::board::Move;
 use super::perft::perft_parallel;
+use super::position::Position;
 
 /// The deepest subtree a cross-check counts on the CPU: perft(4) is at most
 /// a few million nodes for any reachable position, milliseconds of work.

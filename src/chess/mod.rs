@@ -1,6 +1,7 @@
-//! Chess: the board and its FEN, attack tables, the slider algorithms, legal
-//! move generation, perft, and (with the `gpu` feature) the GPU kernels'
-//! host side. The modules depend on each other in that order only.
+//! Chess: the board types, attack tables, the slider algorithms, the
+//! position and its FEN, legal move generation, perft, and (with the `gpu`
+//! feature) the GPU kernels' host side. The modules depend on each other in
+//! that order only (tests/layers.rs checks it).
 
 pub mod board;
 pub mod cross_check;
@@ -9,6 +10,7 @@ pub mod error;
 pub mod gpu;
 pub mod movegen;
 pub mod perft;
+pub mod position;
 pub mod pseudo_legal;
 pub mod random_play;
 pub mod sliders;

@@ -7,7 +7,8 @@
 
 use arrayvec::ArrayVec;
 
-use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Position, Square};
+use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Square};
+use crate::chess::position::Position;
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 

@@ -3,7 +3,8 @@
 
 use rayon::prelude::*;
 
-use crate::chess::board::{Move, Position};
+use crate::chess::board::Move;
+use crate::chess::position::Position;
 
 /// The deepest perft the crate counts: deep enough for published suites
 /// (perft(32) of a locked position is 1) and every depth a work unit splits,

@@ -8,7 +8,8 @@
 //! pieces included (what check detection needs). No castling, en passant,
 //! promotion or legality: exactly what the OpenCL generator leaves out.
 
-use crate::chess::board::{Bitboard, Piece, Position, Square};
+use crate::chess::board::{Bitboard, Piece, Square};
+use crate::chess::position::Position;
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 

@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::chess::board::Position;
+use crate::chess::position::Position;
 
 /// Plays `walks` random games from each root, each of a random length up to
 /// `max_plies` (stopping early at mate or stalemate), and returns where each

@@ -1,8 +1,8 @@
 //! Perft suites: EPD lines (`<fen> ;D1 20 ;D2 400`) and the `.perft`
 //! format (`id`, `epd`, `perft <depth> <nodes>` lines). `#` starts a comment.
 
-use crate::chess::board::Position;
 use crate::chess::error::{FenError, SuiteError};
+use crate::chess::position::Position;
 
 /// One position of a suite with its expected node counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +148,7 @@ pub fn published_count(position: &Position, depth: u32) -> Option<u64> {
     let key = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
     let wanted = key(&position.to_fen());
     let index = depth as usize - 1;
-    if wanted == key(crate::chess::board::START_FEN) {
+    if wanted == key(crate::chess::position::START_FEN) {
         return START_PERFT.get(index).copied();
     }
     if wanted == key(KIWIPETE_FEN) {

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::chess::board::Position;
+use crate::chess::position::Position;
 
 /// A position's 128-bit key: two independent 64-bit hashes of everything
 /// but the move counters ([`Position::state_words`]).

@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::chess::board::{Position, PositionIdentity};
+use crate::chess::position::{Position, PositionIdentity};
 
 /// The distinct positions of one ply, sorted by identity, with multiplicities.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

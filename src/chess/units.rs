@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::chess::board::Position;
+use crate::chess::position::Position;
 use crate::chess::unique::Level;
 use crate::files::read_text;
 
@@ -150,7 +150,7 @@ pub fn split(
     };
     for index in 0..units {
         // Round robin: each unit gets a similar mix of the sorted positions.
-        let members: Vec<&(crate::chess::board::PositionIdentity, u64)> =
+        let members: Vec<&(crate::chess::position::PositionIdentity, u64)> =
             level.positions.iter().skip(index).step_by(units).collect();
         let mut body = format!(
             "{UNIT_HEADER}\nroot {root_fen}\ndepth {depth}\nsplit-depth {split_depth}\nunit {index} of {units}\npositions {}\n",
@@ -420,7 +420,7 @@ pub fn merge(folder: &Path) -> Result<Merged, Vec<String>> {
         if problems.len() > before {
             continue;
         }
-        let dealt: Vec<&(crate::chess::board::PositionIdentity, u64)> =
+        let dealt: Vec<&(crate::chess::position::PositionIdentity, u64)> =
             level.positions.iter().skip(index).step_by(count).collect();
         if unit.positions.len() != dealt.len() {
             problems.push(format!(

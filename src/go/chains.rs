@@ -7,7 +7,7 @@
 
 use super::bitmap::{Bitmap, Geometry};
 use super::board::{Board, Color, NO_KO};
-use super::playout::{PlayoutResult, move_cap};
+use super::outcome::{PlayoutResult, move_cap};
 use crate::random::ShaderRandom;
 
 /// Slots per table: a power of two above the largest board's 380 bits, so

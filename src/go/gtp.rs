@@ -9,41 +9,9 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::board::Color;
-use super::playout::{PlayoutResult, playouts};
+use super::playout::PlayoutResult;
+pub use super::playout::{CpuPlayouts, PlayoutRunner};
 use super::position::{GoError, MAX_SIZE, Move, Position, parse_color};
-
-/// Runs playouts for `genmove`: `per_position` playouts from each position,
-/// playout `i` of the whole batch seeded with stream `first_stream + i` of `seed`.
-pub trait PlayoutRunner {
-    fn run(
-        &mut self,
-        positions: &[Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
-    ) -> Result<Vec<PlayoutResult>, String>;
-}
-
-/// Playouts on the CPU's threads.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CpuPlayouts;
-
-impl PlayoutRunner for CpuPlayouts {
-    fn run(
-        &mut self,
-        positions: &[Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
-    ) -> Result<Vec<PlayoutResult>, String> {
-        let mut results = Vec::with_capacity(positions.len() * per_position as usize);
-        for (index, position) in positions.iter().enumerate() {
-            let stream = first_stream.wrapping_add(index as u32 * per_position);
-            results.extend(playouts(position, per_position, seed, stream));
-        }
-        Ok(results)
-    }
-}
 
 /// How `genmove` searches.
 #[derive(Debug, Clone, Copy, PartialEq)]

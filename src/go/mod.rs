@@ -12,6 +12,7 @@ pub mod chains;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod gtp;
+pub mod outcome;
 pub mod perft;
 pub mod playout;
 pub mod position;

@@ -19,37 +19,7 @@ use super::bitmap::Geometry;
 use super::board::Board;
 use crate::random::ShaderRandom;
 
-/// The largest komi accepted, either way: past it the score of any board
-/// up to 19×19 (361 points) is decided by komi alone.
-pub const MAX_KOMI: f64 = 1000.0;
-
-/// How one playout ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PlayoutResult {
-    /// Black's area minus white's at the end, before komi.
-    pub area_difference: i32,
-    /// Moves played, passes included.
-    pub moves: u32,
-}
-
-impl PlayoutResult {
-    /// +1 when black wins with this komi, -1 when white does, 0 for a draw.
-    pub fn winner_sign(&self, komi: f64) -> i32 {
-        let score = f64::from(self.area_difference) - komi;
-        if score > 0.0 {
-            1
-        } else if score < 0.0 {
-            -1
-        } else {
-            0
-        }
-    }
-}
-
-/// The move cap of a playout on a board of `size`.
-pub fn move_cap(size: u32) -> u32 {
-    3 * size * size
-}
+pub use super::outcome::{MAX_KOMI, PlayoutResult, move_cap};
 
 /// Plays one playout from `board` with `random`.
 pub fn playout<const W: usize>(
@@ -125,4 +95,37 @@ pub fn random_positions(size: u32, count: usize, seed: u64) -> Result<Vec<super:
         }
     }
     Ok(positions)
+}
+
+/// Runs playouts for `genmove`: `per_position` playouts from each position,
+/// playout `i` of the whole batch seeded with stream `first_stream + i` of `seed`.
+pub trait PlayoutRunner {
+    fn run(
+        &mut self,
+        positions: &[super::Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<PlayoutResult>, String>;
+}
+
+/// Playouts on the CPU's threads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CpuPlayouts;
+
+impl PlayoutRunner for CpuPlayouts {
+    fn run(
+        &mut self,
+        positions: &[super::Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<PlayoutResult>, String> {
+        let mut results = Vec::with_capacity(positions.len() * per_position as usize);
+        for (index, position) in positions.iter().enumerate() {
+            let stream = first_stream.wrapping_add(index as u32 * per_position);
+            results.extend(playouts(position, per_position, seed, stream));
+        }
+        Ok(results)
+    }
 }

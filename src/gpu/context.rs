@@ -1,6 +1,7 @@
 //! The GPU context: adapter choice, device creation with the adapter's real
 //! limits, and turning wgpu's error reports into `Result`s.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 pub use super::error::GpuError;
@@ -31,7 +32,7 @@ pub struct GpuContext {
     lost: Arc<Mutex<Option<String>>>,
     uncaptured: Arc<Mutex<Option<GpuError>>>,
     /// The self-test's verdicts for this device (see `super::self_test`).
-    pub(crate) trust: Arc<super::self_test::Trust>,
+    pub(crate) trust: Arc<Trust>,
 }
 
 /// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
@@ -156,7 +157,7 @@ impl GpuContext {
     /// This context for running known-answer checks on: engines made on it
     /// do not ask for checks (they are what is being checked).
     pub(crate) fn exempt(&self) -> GpuContext {
-        GpuContext { trust: Arc::new(super::self_test::Trust::exempt()), ..self.clone() }
+        GpuContext { trust: Arc::new(Trust::exempt()), ..self.clone() }
     }
 
     /// A one-line description of the adapter, when known.
@@ -199,5 +200,54 @@ impl GpuContext {
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|error| GpuError::DeviceLost { reason: error.to_string() })?;
         self.check_health()
+    }
+}
+
+/// What a check's runner returns when the device is wrong: what differed.
+pub type CheckResult = Result<(), String>;
+
+type Runner = Arc<dyn Fn(&GpuContext) -> CheckResult + Send + Sync>;
+
+/// A known-answer test of some kernels against their CPU twins.
+#[derive(Clone)]
+pub struct Check {
+    name: String,
+    pub(crate) run: Runner,
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Check").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Check {
+    /// `name` says what is tested and with which build of the kernels; it is
+    /// part of the cache key, so two checks of different kernels need
+    /// different names. `run` gets an exempt context and returns what
+    /// differed from the CPU, if anything. A GPU error inside `run` (an
+    /// `Err` from the runtime) fails the check with its message.
+    pub fn new(name: impl Into<String>, run: impl Fn(&GpuContext) -> CheckResult + Send + Sync + 'static) -> Check {
+        Check { name: name.into(), run: Arc::new(run) }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// The verdicts of one context's adapter, shared by its clones. `exempt`
+/// contexts are the ones checks run on.
+#[derive(Default)]
+pub(crate) struct Trust {
+    pub(crate) exempt: bool,
+    /// Verdicts of a caller's own device (no adapter information, so no
+    /// cache key): kept for this context only.
+    pub(crate) verdicts: Mutex<HashMap<String, CheckResult>>,
+}
+
+impl Trust {
+    pub(crate) fn exempt() -> Trust {
+        Trust { exempt: true, ..Default::default() }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::self_test::Check;
+use super::context::Check;
 
 /// A compute entry point of a composed module.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,61 +15,14 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::reflect::reflect;
 use super::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
 
-/// What a check's runner returns when the device is wrong: what differed.
-pub type CheckResult = Result<(), String>;
-
-type Runner = Arc<dyn Fn(&GpuContext) -> CheckResult + Send + Sync>;
-
-/// A known-answer test of some kernels against their CPU twins.
-#[derive(Clone)]
-pub struct Check {
-    name: String,
-    run: Runner,
-}
-
-impl std::fmt::Debug for Check {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("Check").field("name", &self.name).finish_non_exhaustive()
-    }
-}
-
-impl Check {
-    /// `name` says what is tested and with which build of the kernels; it is
-    /// part of the cache key, so two checks of different kernels need
-    /// different names. `run` gets an exempt context and returns what
-    /// differed from the CPU, if anything. A GPU error inside `run` (an
-    /// `Err` from the runtime) fails the check with its message.
-    pub fn new(name: impl Into<String>, run: impl Fn(&GpuContext) -> CheckResult + Send + Sync + 'static) -> Check {
-        Check { name: name.into(), run: Arc::new(run) }
-    }
-
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-/// The verdicts of one context's adapter, shared by its clones. `exempt`
-/// contexts are the ones checks run on.
-#[derive(Default)]
-pub(crate) struct Trust {
-    exempt: bool,
-    /// Verdicts of a caller's own device (no adapter information, so no
-    /// cache key): kept for this context only.
-    verdicts: Mutex<HashMap<String, CheckResult>>,
-}
-
-impl Trust {
-    pub(crate) fn exempt() -> Trust {
-        Trust { exempt: true, ..Default::default() }
-    }
-}
+pub use super::context::{Check, CheckResult};
 
 /// Verdicts of this process by cache key; held while a check runs, so that
 /// threads wanting the same verdict wait for one run.
@@ -129,7 +82,7 @@ impl GpuContext {
             let (outcome, ran) = if self.trust.exempt { (Ok(()), false) } else { self.verdict(check) };
             let failed = outcome.is_err();
             let seconds = ran.then(|| started.elapsed().as_secs_f64());
-            verdicts.push(Verdict { check: check.name.clone(), outcome, seconds });
+            verdicts.push(Verdict { check: check.name().to_owned(), outcome, seconds });
             // A device that failed one check is not asked for the next.
             if failed {
                 break;
@@ -142,11 +95,11 @@ impl GpuContext {
     fn verdict(&self, check: &Check) -> (CheckResult, bool) {
         let Some(key) = self.cache_key(check) else {
             let mut verdicts = self.trust.verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            if let Some(outcome) = verdicts.get(&check.name) {
+            if let Some(outcome) = verdicts.get(check.name()) {
                 return (outcome.clone(), false);
             }
             let outcome = self.run_check(check);
-            verdicts.insert(check.name.clone(), outcome.clone());
+            verdicts.insert(check.name().to_owned(), outcome.clone());
             return (outcome, true);
         };
         let mut process = VERDICTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -200,7 +153,7 @@ impl GpuContext {
             info.driver_info,
             env!("CARGO_PKG_VERSION"),
             BUILD_ID,
-            check.name
+            check.name()
         ))
     }
 }

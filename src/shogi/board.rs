@@ -275,3 +275,12 @@ impl Piece {
         }
     }
 }
+
+/// The last `ranks` ranks seen from `color` (where its pieces promote when `ranks` is 3).
+pub fn dead_zone(color: Color, ranks: u8) -> Bitboard {
+    let mut zone = Bitboard::EMPTY;
+    for index in 0..ranks {
+        zone |= Bitboard::rank(if color == Color::Black { index } else { 8 - index });
+    }
+    zone
+}

@@ -11,8 +11,10 @@ pub mod gpu;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod sfen;
 pub mod sliders;
 
 pub use board::{Bitboard, Color, Piece};
 pub use movegen::{Move, UsiMoveError};
-pub use position::{Position, START_SFEN, SfenError};
+pub use position::Position;
+pub use sfen::{START_SFEN, SfenError};

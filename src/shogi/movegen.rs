@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::LazyLock;
 
-use super::board::{Bitboard, Color, Piece, parse_square, square_name};
+use super::board::{Bitboard, Color, Piece, dead_zone, parse_square, square_name};
 use super::position::Position;
 
 /// A move: a piece from a square (optionally promoting) or a drop from the hand.
@@ -193,15 +193,6 @@ fn promotion_choice_allowed(piece: Piece, color: Color, from: u8, to: u8, promot
         Piece::Knight => !dead_zone(color, 2).contains(to),
         _ => true,
     }
-}
-
-/// The last `ranks` ranks seen from `color` (where its pieces promote when `ranks` is 3).
-pub fn dead_zone(color: Color, ranks: u8) -> Bitboard {
-    let mut zone = Bitboard::EMPTY;
-    for index in 0..ranks {
-        zone |= Bitboard::rank(if color == Color::Black { index } else { 8 - index });
-    }
-    zone
 }
 
 /// The pieces of `us` that are the only piece between one of `us`'s sliders

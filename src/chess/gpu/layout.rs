@@ -4,7 +4,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::chess::board::{Bitboard, Color, Piece, Position, Square};
+use crate::chess::board::{Bitboard, Color, Piece, Square};
+use crate::chess::position::Position;
 
 /// `PackedPosition` in shaders/chess/position.wgsl: a quad-bitboard plus state words.
 #[repr(C)]

@@ -8,8 +8,9 @@ use bytemuck::Pod;
 
 use super::layout::{BatchParameters, PackedPosition, PieceMovesRecord, PositionMovesRecord, join, piece_from_code};
 use super::shaders;
-use crate::chess::board::{Bitboard, Move, Position, Square};
+use crate::chess::board::{Bitboard, Move, Square};
 use crate::chess::movegen::{PieceMoves, SpecialSquares};
+use crate::chess::position::Position;
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{bind_group, buffer, buffer_with, read_mapped};
 use crate::gpu::{GpuContext, GpuError};

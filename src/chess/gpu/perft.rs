@@ -4,8 +4,9 @@
 
 use super::layout::PackedPosition;
 use super::shaders::{self, ShaderVariant};
-use crate::chess::board::{Move, Position};
+use crate::chess::board::Move;
 use crate::chess::movegen::MAX_LEGAL_MOVES;
+use crate::chess::position::Position;
 use crate::gpu::GpuError;
 use crate::gpu::perft::{PerftEngine, PerftGame};
 use crate::gpu::reflect::{ComposedShader, reflect};

@@ -7,7 +7,8 @@ use super::embed::{self, EmbedOptions, ShaderRandom};
 use super::layout::PackedPosition;
 use super::perft::{GpuPerft, PerftOptions};
 use super::shaders::ShaderVariant;
-use crate::chess::board::{Color, Position};
+use crate::chess::board::Color;
+use crate::chess::position::Position;
 use crate::gpu::resources::{buffer, buffer_with, read_buffer};
 use crate::gpu::{Check, GpuContext, GpuError};
 

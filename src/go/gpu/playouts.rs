@@ -5,7 +5,7 @@
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
 use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
 use super::shaders::GO_PLAYOUT_STEPS;
-use crate::go::gtp::PlayoutRunner;
+use crate::go::playout::PlayoutRunner;
 use crate::go::playout::move_cap;
 use crate::go::{PlayoutResult, Position};
 use crate::gpu::{GpuContext, GpuError};

@@ -3,8 +3,9 @@
 
 use super::layout::BoardWords;
 use crate::gpu::composer::{self, COMMON_MODULES, ComposeError, Module, ModuleKind};
+use crate::shogi::board::dead_zone;
 use crate::shogi::board::{Bitboard, Color};
-use crate::shogi::movegen::{RAYS, STEP_ATTACKS, dead_zone};
+use crate::shogi::movegen::{RAYS, STEP_ATTACKS};
 
 macro_rules! shogi_module {
     ($name:literal, $path:literal, $kind:ident) => {

@@ -1,0 +1,111 @@
+//! Castling rights and how FEN writes them: the rooks that may still
+//! castle, by file, so that standard chess and Chess960 are one type.
+
+use std::fmt;
+
+use super::{Bitboard, Color, Square};
+
+/// Castling rights: the rooks that may still castle, as their files on each
+/// side's back rank (bit `f` of the low byte: a white rook on file `f`; the
+/// high byte: black's). The side a right castles to follows from the king's
+/// file: a rook on a higher file castles king side (king to g, rook to f), one
+/// on a lower file queen side (king to c, rook to d). Standard chess has the
+/// files a and h; Chess960 any two files with the king between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CastlingRights(u16);
+
+/// The two ways to castle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Towards the h-file: the king ends on g, the rook on f.
+    King,
+    /// Towards the a-file: the king ends on c, the rook on d.
+    Queen,
+}
+
+impl CastlingSide {
+    /// The side a rook on `rook_file` castles to with the king on `king_file`.
+    #[inline]
+    pub const fn of(king_file: u8, rook_file: u8) -> CastlingSide {
+        if rook_file > king_file { CastlingSide::King } else { CastlingSide::Queen }
+    }
+
+    /// The files the king and the rook end on.
+    #[inline]
+    pub const fn destination_files(self) -> (u8, u8) {
+        match self {
+            CastlingSide::King => (6, 5),
+            CastlingSide::Queen => (2, 3),
+        }
+    }
+}
+
+impl fmt::Display for CastlingSide {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            CastlingSide::King => "king side",
+            CastlingSide::Queen => "queen side",
+        })
+    }
+}
+
+/// How [`Position::to_fen_with`] writes the castling field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingNotation {
+    /// X-FEN: `K`/`Q` (`k`/`q`) for the outermost rook on that side, the rook's
+    /// file letter only for an inner rook. Standard positions read `KQkq`.
+    #[default]
+    XFen,
+    /// Shredder-FEN: always the rook's file letter (`HAha`).
+    Shredder,
+}
+
+impl CastlingRights {
+    pub const NONE: CastlingRights = CastlingRights(0);
+
+    /// The rights as 16 bits: white's rook files in the low byte, black's in the high one.
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn from_bits(bits: u16) -> CastlingRights {
+        CastlingRights(bits)
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The files of `color`'s rooks that may castle (bit 0 = file a).
+    #[inline]
+    pub const fn files(self, color: Color) -> u8 {
+        (self.0 >> (8 * color as u32)) as u8
+    }
+
+    /// The squares of `color`'s rooks that may castle.
+    #[inline]
+    pub const fn rook_squares(self, color: Color) -> Bitboard {
+        Bitboard((self.files(color) as u64) << (8 * color.back_rank() as u32))
+    }
+
+    /// The rights left once the squares in `touched` have been moved from or to.
+    #[inline(always)]
+    pub(crate) const fn without_squares(self, touched: u64) -> CastlingRights {
+        let files = (touched & 0xff) as u16 | ((touched >> 48) & 0xff00) as u16;
+        CastlingRights(self.0 & !files)
+    }
+
+    #[inline(always)]
+    pub(crate) const fn without_color(self, color: Color) -> CastlingRights {
+        CastlingRights(self.0 & !(0xff << (8 * color as u32)))
+    }
+
+    #[inline]
+    pub(crate) const fn with_square(self, square: Square) -> CastlingRights {
+        let bit = 1u16 << square.file();
+        CastlingRights(self.0 | if square.rank() == 0 { bit } else { bit << 8 })
+    }
+}
