@@ -31,6 +31,7 @@ pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod random;
+pub mod threads;
 pub mod shogi;
 
 // Chess, the first game, keeps its short paths at the crate root.

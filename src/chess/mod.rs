@@ -4,6 +4,7 @@
 //! that order only (tests/layers.rs checks it).
 
 pub mod board;
+pub mod cpu_perft;
 pub mod cross_check;
 pub mod error;
 #[cfg(feature = "gpu")]

@@ -6,17 +6,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::ValueEnum;
-use std::sync::Arc;
 
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
-use gpu_movegen::chess::transposition::{
-    TranspositionTable, default_mebibytes, perft_hashed_parallel, physical_mebibytes,
-};
+use gpu_movegen::chess::cpu_perft::CpuPerft;
+use gpu_movegen::chess::transposition::physical_mebibytes;
 use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Move, Position, perft, random_play};
-use rayon::prelude::*;
 
 use super::common::{Backend, CliError, Progress, ShaderArgs, escape_controls, open_backend};
 
@@ -84,18 +81,6 @@ pub struct HashArgs {
     /// physical memory and 4096 MiB.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     mebibytes: Option<u64>,
-}
-
-impl HashArgs {
-    /// The table for a perft to `depth`.
-    fn table(self, depth: u32) -> Option<Arc<TranspositionTable>> {
-        let mebibytes = self.mebibytes.unwrap_or_else(|| {
-            // Distinct positions grow about elevenfold a ply from the start position.
-            let needed = (16.0 * 11f64.powi(depth.saturating_sub(6) as i32)).min(1e9) as u64;
-            needed.min(default_mebibytes())
-        });
-        TranspositionTable::with_mebibytes(mebibytes).map(Arc::new)
-    }
 }
 
 /// `gpu-movegen perft`: count one position or a suite, or work with units.
@@ -195,7 +180,7 @@ pub enum KernelArg {
 
 /// Where perft runs.
 enum Engine {
-    Cpu(rayon::ThreadPool, Option<Arc<TranspositionTable>>),
+    Cpu(CpuPerft),
     Gpu(Box<GpuPerft>, String),
 }
 
@@ -224,15 +209,22 @@ impl Engine {
             };
             Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
         };
-        open_backend(backend, threads, gpu, |pool| Engine::Cpu(pool, hash.table(depth)))
+        let cpu = || -> Result<Engine, CliError> {
+            let mut builder = CpuPerft::builder();
+            if let Some(threads) = threads {
+                builder = builder.threads(threads as usize);
+            }
+            if let Some(mebibytes) = hash.mebibytes {
+                builder = builder.hash_mebibytes(mebibytes);
+            }
+            builder.build(depth).map(Engine::Cpu).map_err(|error| CliError::Usage(error.to_string()))
+        };
+        open_backend(backend, gpu, cpu)
     }
 
     fn describe(&self) -> String {
         match self {
-            Engine::Cpu(pool, None) => format!("CPU, {} threads", pool.current_num_threads()),
-            Engine::Cpu(pool, Some(table)) => {
-                format!("CPU, {} threads, {} MiB transposition table", pool.current_num_threads(), table.bytes() >> 20)
-            }
+            Engine::Cpu(perft) => perft.describe(),
             Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
         }
     }
@@ -244,34 +236,7 @@ impl Engine {
                 let base = progress.nodes();
                 Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
             }
-            Engine::Cpu(pool, table) => Ok(pool.install(|| {
-                let table = table.as_deref();
-                roots
-                    .iter()
-                    .map(|root| {
-                        if depth < 2 {
-                            let nodes = perft::perft(root, depth);
-                            progress.add(nodes);
-                            return nodes;
-                        }
-                        // Root moves in parallel, progress as each finishes.
-                        let moves = root.legal_moves();
-                        progress.add_parts(moves.len() as u64);
-                        moves
-                            .par_iter()
-                            .map(|mv| {
-                                let child = root.make_move(*mv);
-                                let nodes = match table {
-                                    Some(table) => perft_hashed_parallel(&child, depth - 1, table),
-                                    None => perft::perft_parallel(&child, depth - 1),
-                                };
-                                progress.part_done(nodes);
-                                nodes
-                            })
-                            .sum()
-                    })
-                    .collect()
-            })),
+            Engine::Cpu(perft) => Ok(perft.perft(roots, depth, progress)),
         }
     }
 

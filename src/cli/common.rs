@@ -139,28 +139,19 @@ usage_errors!(
 );
 
 pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
-    // Perft recurses once a ply, to each game's MAX_DEPTH at most: chess's
-    // 64 plies take under 1 MiB (tests/deep_perft.rs counts perft(64) on a
-    // 1 MiB stack). 16 MiB leaves every game a wide margin; it is address
-    // space, touched only as deep as the recursion goes.
-    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
-    if let Some(threads) = threads {
-        builder = builder.num_threads(threads as usize);
-    }
-    Ok(builder.build()?)
+    Ok(gpu_movegen::threads::pool(threads.map(|threads| threads as usize))?)
 }
 
-/// Opens where a game's perft runs: `gpu()` for the GPU, `cpu(pool)` for
-/// the CPU. `auto` takes the GPU unless the only adapter is a software one
+/// Opens where a game's perft runs: `gpu()` for the GPU, `cpu()` for the
+/// CPU. `auto` takes the GPU unless the only adapter is a software one
 /// or none opens, and says on stderr why it counts on the CPU instead.
 pub fn open_backend<Engine>(
     backend: Backend,
-    threads: Option<u32>,
     gpu: impl FnOnce() -> Result<Engine, gpu_movegen::gpu::GpuError>,
-    cpu: impl FnOnce(rayon::ThreadPool) -> Engine,
+    cpu: impl FnOnce() -> Result<Engine, CliError>,
 ) -> Result<Engine, CliError> {
     match backend {
-        Backend::Cpu => Ok(cpu(thread_pool(threads)?)),
+        Backend::Cpu => cpu(),
         Backend::Gpu => Ok(gpu()?),
         Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
             Ok(info) if auto_prefers_cpu(&info) => {
@@ -169,14 +160,14 @@ pub fn open_backend<Engine>(
                      here (--backend gpu runs on it anyway)",
                     gpu_movegen::gpu::context::describe_adapter(&info)
                 );
-                Ok(cpu(thread_pool(threads)?))
+                cpu()
             }
             _ => match gpu() {
                 Ok(engine) => Ok(engine),
                 Err(error) => {
                     eprintln!("note: {error}");
                     eprintln!("note: running on the CPU instead");
-                    Ok(cpu(thread_pool(threads)?))
+                    cpu()
                 }
             },
         },
@@ -201,6 +192,20 @@ pub struct Progress {
     parts_done: AtomicU64,
     started: Instant,
     quiet: bool,
+}
+
+impl gpu_movegen::chess::cpu_perft::PerftProgress for Progress {
+    fn add_parts(&self, parts: u64) {
+        Progress::add_parts(self, parts);
+    }
+
+    fn part_done(&self, nodes: u64) {
+        Progress::part_done(self, nodes);
+    }
+
+    fn add(&self, nodes: u64) {
+        Progress::add(self, nodes);
+    }
 }
 
 impl Progress {

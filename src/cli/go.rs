@@ -15,7 +15,7 @@ use gpu_movegen::go::sgf::read_sgf;
 use gpu_movegen::go::{Move, Point, Position};
 use gpu_movegen::gpu::GpuContext;
 
-use super::common::{Backend, CliError, Progress, open_backend};
+use super::common::{Backend, CliError, Progress, open_backend, thread_pool};
 
 #[derive(Subcommand)]
 pub enum GoCommand {
@@ -165,9 +165,9 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let (position, _) = arguments.position.position()?;
     let size = position.size();
     let gpu_memory = arguments.gpu_memory;
+    let threads = arguments.threads;
     let mut engine = open_backend(
         arguments.backend,
-        arguments.threads,
         || {
             let context = GpuContext::new()?;
             let options = GoPerftOptions {
@@ -178,7 +178,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
             let description = context.adapter_description();
             Ok(PerftEngine::Gpu(Box::new(GoGpuPerft::with_options(&context, options)?), description))
         },
-        PerftEngine::Cpu,
+        || Ok(PerftEngine::Cpu(thread_pool(threads)?)),
     )?;
     super::common::note_if_endless(
         arguments.depth,
@@ -235,7 +235,7 @@ impl Playouts {
             runner.prepare(size)?;
             Ok(Playouts::Gpu(Box::new(runner)))
         };
-        open_backend(backend, threads, gpu, Playouts::Cpu)
+        open_backend(backend, gpu, || Ok(Playouts::Cpu(thread_pool(threads)?)))
     }
 
     fn describe(&self) -> String {

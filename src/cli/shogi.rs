@@ -12,7 +12,7 @@ use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptio
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
 
-use super::common::{Backend, CliError, open_backend};
+use super::common::{Backend, CliError, open_backend, thread_pool};
 
 #[derive(Subcommand)]
 pub enum ShogiCommand {
@@ -107,7 +107,7 @@ impl Engine {
             let description = context.adapter_description();
             Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(&context, options)?), description))
         };
-        open_backend(backend, threads, gpu, Engine::Cpu)
+        open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
     }
 
     fn describe(&self) -> String {

@@ -1,0 +1,156 @@
+//! CPU perft as a user of the library wants it: rayon's threads over the
+//! root moves, the transposition table when there is one, and progress as
+//! each root move's subtree finishes.
+//!
+//! ```
+//! use gpu_movegen::chess::cpu_perft::CpuPerft;
+//! use gpu_movegen::Position;
+//!
+//! let mut perft = CpuPerft::builder().threads(2).hash_mebibytes(16).build(5).unwrap();
+//! assert_eq!(perft.perft(&[Position::start()], 5, &()), vec![4_865_609]);
+//! let divided = perft.divide(&Position::start(), 2, &());
+//! assert_eq!(divided.len(), 20);
+//! ```
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::chess::board::Move;
+use crate::chess::perft;
+use crate::chess::position::Position;
+use crate::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
+
+/// What a long count reports as it goes; every method has a no-op default,
+/// and `()` reports nothing.
+pub trait PerftProgress: Sync {
+    /// `parts` more pieces of work were found (root moves to count).
+    fn add_parts(&self, _parts: u64) {}
+    /// A piece of work finished with `nodes`.
+    fn part_done(&self, _nodes: u64) {}
+    /// `nodes` were counted outside any part (a perft shallower than two plies).
+    fn add(&self, _nodes: u64) {}
+}
+
+impl PerftProgress for () {}
+
+/// Why the engine could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum CpuPerftError {
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error("a {0} MiB transposition table cannot be allocated")]
+    Table(u64),
+}
+
+/// How a [`CpuPerft`] is built.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CpuPerftBuilder {
+    threads: Option<usize>,
+    hash_mebibytes: Option<u64>,
+}
+
+impl CpuPerftBuilder {
+    /// Worker threads (default: one a core).
+    pub fn threads(mut self, threads: usize) -> CpuPerftBuilder {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// The transposition table's size; 0 counts without one. Default: what
+    /// the deepest perft needs (16 MiB to depth 6, about eleven times more a
+    /// ply beyond), at most an eighth of physical memory and 4096 MiB.
+    pub fn hash_mebibytes(mut self, mebibytes: u64) -> CpuPerftBuilder {
+        self.hash_mebibytes = Some(mebibytes);
+        self
+    }
+
+    /// The engine, for counts up to `deepest` plies (which sizes the default table).
+    pub fn build(self, deepest: u32) -> Result<CpuPerft, CpuPerftError> {
+        let pool = crate::threads::pool(self.threads)?;
+        let mebibytes = self.hash_mebibytes.unwrap_or_else(|| {
+            // Distinct positions grow about elevenfold a ply from the start position.
+            let needed = (16.0 * 11f64.powi(deepest.saturating_sub(6) as i32)).min(1e9) as u64;
+            needed.min(default_mebibytes())
+        });
+        let table = match mebibytes {
+            0 => None,
+            _ => Some(Arc::new(TranspositionTable::with_mebibytes(mebibytes).ok_or(CpuPerftError::Table(mebibytes))?)),
+        };
+        Ok(CpuPerft { pool, table })
+    }
+}
+
+/// Perft on the CPU's threads, with or without a transposition table.
+pub struct CpuPerft {
+    pool: rayon::ThreadPool,
+    table: Option<Arc<TranspositionTable>>,
+}
+
+impl CpuPerft {
+    pub fn builder() -> CpuPerftBuilder {
+        CpuPerftBuilder::default()
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The transposition table's size in bytes, when there is one.
+    pub fn table_bytes(&self) -> Option<u64> {
+        self.table.as_ref().map(|table| table.bytes())
+    }
+
+    /// "CPU, N threads[, M MiB transposition table]".
+    pub fn describe(&self) -> String {
+        match self.table_bytes() {
+            None => format!("CPU, {} threads", self.threads()),
+            Some(bytes) => format!("CPU, {} threads, {} MiB transposition table", self.threads(), bytes >> 20),
+        }
+    }
+
+    /// Perft of every root to `depth`, the root moves of each spread over the
+    /// threads; `progress` hears of each root move as it finishes.
+    pub fn perft(&mut self, roots: &[Position], depth: u32, progress: &dyn PerftProgress) -> Vec<u64> {
+        let table = self.table.as_deref();
+        self.pool.install(|| {
+            roots
+                .iter()
+                .map(|root| {
+                    if depth < 2 {
+                        let nodes = perft::perft(root, depth);
+                        progress.add(nodes);
+                        return nodes;
+                    }
+                    let moves = root.legal_moves();
+                    progress.add_parts(moves.len() as u64);
+                    moves
+                        .par_iter()
+                        .map(|mv| {
+                            let child = root.make_move(*mv);
+                            let nodes = match table {
+                                Some(table) => perft_hashed_parallel(&child, depth - 1, table),
+                                None => perft::perft_parallel(&child, depth - 1),
+                            };
+                            progress.part_done(nodes);
+                            nodes
+                        })
+                        .sum()
+                })
+                .collect()
+        })
+    }
+
+    /// The count below each root move, sorted by the move's UCI text.
+    pub fn divide(&mut self, position: &Position, depth: u32, progress: &dyn PerftProgress) -> Vec<(Move, u64)> {
+        perft::divide_with(position, depth, |children, below| {
+            Ok::<_, std::convert::Infallible>(self.perft(children, below, progress))
+        })
+        .unwrap_or_else(|never| match never {})
+    }
+
+    /// Runs `work` on this engine's threads (for callers that count their own way).
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(work)
+    }
+}

@@ -1,0 +1,19 @@
+//! The worker threads every CPU engine counts on (chess, Shogi and Go perft,
+//! Go playouts): a rayon pool whose stacks hold the deepest recursion any
+//! game allows.
+
+/// Each worker's stack. Perft recurses once a ply, to each game's
+/// `MAX_DEPTH` at most: chess's 64 plies take under 1 MiB
+/// (tests/deep_perft.rs counts perft(64) on a 1 MiB stack), so 16 MiB leaves
+/// every game a wide margin. It is address space, touched only as deep as
+/// the recursion goes.
+pub const STACK_BYTES: usize = 16 << 20;
+
+/// A pool of `threads` workers (default: one a core).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(STACK_BYTES);
+    if let Some(threads) = threads {
+        builder = builder.num_threads(threads);
+    }
+    builder.build()
+}
