@@ -31,8 +31,8 @@ pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod random;
-pub mod threads;
 pub mod shogi;
+pub mod threads;
 
 // Chess, the first game, keeps its short paths at the crate root.
 pub use chess::board::{

@@ -1,5 +1,5 @@
 // perft_engine.wgsl — what every game's perft kernels share with the
-// breadth-first perft engine (src/gpu/perft.rs).
+// breadth-first perft engine (src/gpu/perft/).
 //
 // Reads: the arena of `PerftRecord`s (binding 1; each game's kernels say
 // `alias PerftRecord = ...;`), the root of each arena slot (binding 2) and
@@ -20,7 +20,7 @@
 #import scan
 #import wide_counter
 
-// Rust twin: PerftParameters in src/gpu/perft.rs.
+// Rust twin: PerftParameters in src/gpu/perft/mod.rs.
 struct PerftParameters {
     // First arena slot of the positions to work on, and how many.
     start: u32,

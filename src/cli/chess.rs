@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 use gpu_movegen::chess::cpu_perft::CpuPerft;
+use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 use gpu_movegen::chess::transposition::physical_mebibytes;
 use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::gpu::GpuContext;

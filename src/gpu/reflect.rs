@@ -3,9 +3,9 @@
 //! crate's own pipelines take their bind-group layouts from here, and so can
 //! a caller's, so the layout is written once, in the WGSL.
 
+use super::context::Check;
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::context::Check;
 
 /// A compute entry point of a composed module.
 #[derive(Debug, Clone, PartialEq, Eq)]

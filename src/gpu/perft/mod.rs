@@ -1,0 +1,200 @@
+//! The breadth-first perft engine every game's GPU perft runs on, the shape
+//! the fastest GPU perft uses: the positions of one level sit in a
+//! preallocated arena; per level the GPU counts each position's moves,
+//! prefix-sums the counts and writes every child after the level (each child
+//! tagged with its root), until the last two plies, which one kernel counts
+//! without storing them. A game brings its position record, its kernels and
+//! its bounds through [`PerftGame`]; the engine does the levels, the scans,
+//! the splitting, the 64-bit totals, progress and faults once for all games.
+//!
+//! # Exact in fixed memory
+//!
+//! The arena is a stack of levels. A level at `[start, end)` writes its
+//! children from `end` on, so no position is overwritten before its subtree
+//! is counted. A level whose children do not fit is split into chunks of
+//! parents whose children do, and each chunk goes on depth first. Each chunk
+//! keeps room for the levels below it: `reserve(r) = B * (r - 2)` positions
+//! for a level with `r` plies still to count (the last two plies store
+//! nothing; `r - 1` when only the last ply is counted unstored), where `B`
+//! bounds any one position's children. By induction
+//! every level then has room for at least one parent's children, so the
+//! engine never runs out of arena at any depth.
+//!
+//! `B` is first taken as [`PerftOptions::reserve_moves`] (by default the
+//! game's [`PerftGame::REACHABLE_MAX_MOVES`]). A position with more children
+//! stops its root group: the group's totals are discarded and it runs again
+//! with a larger `B`, up to [`PerftGame::MAX_LEGAL_MOVES`], a proven bound for
+//! every position the game accepts. Totals are per root group and are kept
+//! only after the whole group succeeded, so a count is returned only when
+//! every part of it was counted once.
+//!
+//! Totals are 64-bit: the kernels add into pairs of 32-bit atomics with a
+//! carry, and the host adds the pairs as `u64`.
+
+mod engine;
+mod plan;
+
+pub use engine::PerftEngine;
+
+use bytemuck::{Pod, Zeroable};
+
+use super::composer;
+use super::context::{GpuContext, GpuError};
+use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
+use super::resources::{Staging, buffer, buffer_with, record_dispatch};
+
+/// A game's side of the engine: its record, kernels, data and bounds.
+pub trait PerftGame {
+    /// The position as callers hold it.
+    type Position;
+    /// The arena record the kernels read and write (`PerftRecord` in WGSL).
+    type Record: Pod;
+    /// What the kernels are built with (chess: the slider algorithm and
+    /// bitboard representation).
+    type Variant: Copy + std::fmt::Debug + Default + PartialEq;
+
+    /// The most legal moves of any position reachable in a game.
+    const REACHABLE_MAX_MOVES: u32;
+    /// A proven bound on the legal moves of every position the game accepts.
+    const MAX_LEGAL_MOVES: u32;
+    /// What a kernel's FAULT_INVALID_POSITION means for this game.
+    const INVALID_POSITION: &'static str;
+
+    /// The record of a position, as the kernels of `variant` read it.
+    fn pack(variant: Self::Variant, position: &Self::Position) -> Self::Record;
+    /// The perft module, composed: the engine's module
+    /// (shaders/common/perft_engine.wgsl) and the game's four kernels.
+    fn perft_shader(variant: Self::Variant) -> Result<ComposedShader, GpuError>;
+    /// The read-only data at binding 0 (tables), as 32-bit words.
+    fn table_words(variant: Self::Variant) -> Vec<u32>;
+    /// A short description of the variant for error messages.
+    fn describe(variant: Self::Variant) -> String;
+    /// Refuses a variant the device cannot run.
+    fn check_device(device: &wgpu::Device, variant: Self::Variant) -> Result<(), GpuError>;
+    /// The self-test's known-answer checks of these kernels, which a device
+    /// must pass before an engine is made on it (see `super::self_test`).
+    fn known_answer_checks(variant: Self::Variant) -> Vec<super::self_test::Check>;
+}
+
+/// Settings of a [`PerftEngine`]. The defaults suit real use; tests shrink
+/// them to force every path of the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerftOptions<Variant> {
+    /// Positions the arena holds; `None` sizes it from the device's limits
+    /// and [`PerftOptions::memory_limit`]. Small values force levels to be split.
+    pub arena_positions: Option<usize>,
+    /// The most bytes of GPU memory the engine allocates, tables, arena,
+    /// counters and staging together (`--gpu-memory`); `None`: no cap but the device's.
+    pub memory_limit: Option<u64>,
+    /// The most positions whose moves are counted and prefix-summed at once
+    /// (at most [`MAX_COUNTED_AT_ONCE`], and fewer for games with many moves,
+    /// which keeps the sums within u32).
+    pub counted_at_once: u32,
+    /// The most positions one dispatch of the last-ply kernels takes; the
+    /// totals are read back (and progress reported) after each.
+    pub leaf_positions_per_dispatch: usize,
+    /// The most roots counted together; `None` picks a quarter of the room
+    /// the arena has at that depth. Never more than [`MAX_ROOT_GROUP`].
+    pub root_group_size: Option<usize>,
+    /// The first bound on one position's children used to keep room for the
+    /// levels below (see the module documentation); `None` takes the game's
+    /// reachable maximum. Smaller values work, slower, because a group that
+    /// meets a larger position runs again.
+    pub reserve_moves: Option<u32>,
+    /// Count the last two plies in one kernel (each position plays its moves
+    /// and counts each child's), or store the last level too and count one
+    /// ply per child: work spread over (position, move) pairs. The default
+    /// is the faster on lavapipe for every game (BENCHMARKS.md).
+    pub fused_leaves: bool,
+    /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
+    /// default, on in the tests that also run them off.
+    pub runtime_checks: RuntimeChecks,
+    /// Merge equal positions of each stored level (same root, same whole
+    /// position): each is expanded once and its count weighted by how many
+    /// move sequences reach it. On by default; `--hash 0` turns it off.
+    pub merge_transpositions: bool,
+    /// What the kernels are built with, fixed when the engine is made.
+    pub variant: Variant,
+}
+
+impl<Variant: Default> Default for PerftOptions<Variant> {
+    fn default() -> Self {
+        PerftOptions {
+            arena_positions: None,
+            memory_limit: None,
+            counted_at_once: MAX_COUNTED_AT_ONCE,
+            leaf_positions_per_dispatch: 1 << 20,
+            root_group_size: None,
+            reserve_moves: None,
+            runtime_checks: RuntimeChecks::Off,
+            merge_transpositions: true,
+            fused_leaves: true,
+            variant: Variant::default(),
+        }
+    }
+}
+
+/// The most positions counted and prefix-summed at once. A game with a
+/// larger move bound gets fewer (`u32::MAX / PerftGame::MAX_LEGAL_MOVES`), so
+/// the sums always stay within u32.
+pub const MAX_COUNTED_AT_ONCE: u32 = 1 << 23;
+/// The most roots one group holds (their totals buffer is sized for this).
+pub const MAX_ROOT_GROUP: usize = 1 << 16;
+/// Invocations per workgroup of the per-position kernels.
+pub const POSITION_WORKGROUP: u32 = 64;
+/// Invocations per workgroup of the scan, and the values each block sums.
+pub const SCAN_BLOCK: u32 = 256;
+/// A kernel met a position it cannot handle (chess: no king for the side to move).
+pub const FAULT_INVALID_POSITION: u32 = 1;
+/// A kernel would have written a child past the arena.
+pub const FAULT_ARENA_OVERFLOW: u32 = 2;
+/// The arena's default ceiling: 2^25 positions.
+const DEFAULT_ARENA_CEILING: u64 = 1 << 25;
+/// The staging buffer for readbacks; offsets are read in pieces of this size.
+const STAGING_BYTES: u64 = 1 << 20;
+/// Status word, parameters and alignment slack.
+const FIXED_BYTES: u64 = 4096;
+
+/// The engine's constants as WGSL, for every game's composed perft module.
+pub fn engine_constants() -> String {
+    composer::constants(&[
+        ("POSITION_WORKGROUP", POSITION_WORKGROUP),
+        ("SCAN_BLOCK", SCAN_BLOCK),
+        ("FAULT_INVALID_POSITION", FAULT_INVALID_POSITION),
+        ("FAULT_ARENA_OVERFLOW", FAULT_ARENA_OVERFLOW),
+    ])
+}
+
+/// `PerftParameters` in shaders/common/perft_engine.wgsl: what one dispatch works on.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
+pub struct PerftParameters {
+    pub start: u32,
+    pub count: u32,
+    pub output_start: u32,
+    pub base_offset: u32,
+    pub scan_start: u32,
+    pub scan_sums: u32,
+    pub merge_slots: u32,
+    pub reserved_1: u32,
+}
+
+const _: () = assert!(size_of::<PerftParameters>() == 32);
+
+/// What the engine did since it was made: tests use it to show that a path
+/// was taken.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PerftStatistics {
+    /// Root groups counted to the end.
+    pub root_groups: u64,
+    /// Root groups discarded and run again with a larger reserve.
+    pub restarted_groups: u64,
+    /// Levels whose children did not fit at once and were split into chunks.
+    pub split_levels: u64,
+    /// Parts of levels larger than the counted-at-once cap.
+    pub level_parts: u64,
+    /// Dispatches of the last-ply kernels.
+    pub leaf_dispatches: u64,
+    /// Levels whose equal positions were merged.
+    pub merged_levels: u64,
+}

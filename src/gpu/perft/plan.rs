@@ -1,0 +1,108 @@
+//! The engine's memory plan: how many arena slots, root totals and staging
+//! bytes the device's limits and the options allow, and the positions to
+//! keep free below a level so that its children always fit.
+
+use super::*;
+
+/// Positions to keep free below a level with `remaining` plies to count,
+/// when no position has more than `bound` children and the last
+/// `leaf_plies` plies are counted without being stored.
+pub(super) fn reserve(remaining: u32, bound: u32, leaf_plies: u32) -> u64 {
+    u64::from(remaining.saturating_sub(leaf_plies)) * u64::from(bound)
+}
+
+/// How the engine's memory is laid out, from the options and the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct MemoryPlan {
+    pub(super) capacity: u32,
+    pub(super) totals_capacity: u32,
+    pub(super) staging_bytes: u64,
+    pub(super) table_bytes: u64,
+    pub(super) record_bytes: u64,
+    pub(super) merge: bool,
+}
+
+impl MemoryPlan {
+    /// Bytes per arena slot: the record, its root tag, its scan word, a
+    /// share of the scan's block sums (rounded up), at most one root total,
+    /// its multiplicity and (when merging) up to four bytes of merge table
+    /// twice over.
+    pub(super) fn bytes_per_slot(&self) -> u64 {
+        self.record_bytes + 4 + 4 + 1 + 8 + 8 + if self.merge { 16 } else { 0 }
+    }
+
+    /// Entries of the merge table: twice the arena, rounded up to a power of two.
+    pub(super) fn merge_slots(&self) -> u64 {
+        if self.merge { u64::from(self.capacity).next_power_of_two() * 2 } else { 4 }
+    }
+
+    pub(super) fn new<G: PerftGame>(
+        limits: &wgpu::Limits,
+        options: &PerftOptions<G::Variant>,
+    ) -> Result<MemoryPlan, GpuError> {
+        let record_bytes = size_of::<G::Record>() as u64;
+        let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let table_bytes = G::table_words(options.variant).len() as u64 * 4;
+        if binding < table_bytes {
+            return Err(GpuError::Limits(format!(
+                "max_storage_buffer_binding_size is {binding} bytes; the tables need {table_bytes}"
+            )));
+        }
+        let min_arena = 1 + u64::from(G::MAX_LEGAL_MOVES);
+        let mut plan = MemoryPlan {
+            capacity: 0,
+            totals_capacity: 0,
+            staging_bytes: STAGING_BYTES,
+            table_bytes,
+            record_bytes,
+            merge: options.merge_transpositions,
+        };
+        let mut capacity = (binding / record_bytes).min(u64::from(u32::MAX) / 2);
+        if let Some(limit) = options.memory_limit {
+            plan.staging_bytes = (limit / 16).clamp(4096, STAGING_BYTES);
+            let fixed = table_bytes + plan.staging_bytes + FIXED_BYTES;
+            let needed = fixed + min_arena * plan.bytes_per_slot();
+            if limit < needed {
+                return Err(GpuError::Limits(format!(
+                    "a GPU memory limit of {limit} bytes is too small for {}: perft needs at least {needed} bytes \
+                     ({:.2} MiB)",
+                    G::describe(options.variant),
+                    needed as f64 / (1024.0 * 1024.0),
+                )));
+            }
+            capacity = capacity.min((limit - fixed) / plan.bytes_per_slot());
+        }
+        capacity = match options.arena_positions {
+            Some(positions) => capacity.min(positions as u64),
+            None if options.memory_limit.is_some() => capacity,
+            None => capacity.min(DEFAULT_ARENA_CEILING),
+        };
+        if capacity < min_arena {
+            return Err(GpuError::Limits(format!(
+                "a perft arena of {capacity} positions is too small; it needs at least {min_arena}"
+            )));
+        }
+        plan.capacity = capacity as u32;
+        plan.totals_capacity = capacity.min(MAX_ROOT_GROUP as u64) as u32;
+        Ok(plan)
+    }
+
+    /// Bytes the plan allocates on the GPU.
+    pub(super) fn bytes(&self) -> u64 {
+        let capacity = u64::from(self.capacity);
+        self.table_bytes
+            + capacity * (self.record_bytes + 4 + 8)
+            + self.merge_slots() * 4
+            + scan_words(self.capacity) * 4
+            + u64::from(self.totals_capacity) * 8
+            + self.staging_bytes
+            + 4
+            + size_of::<PerftParameters>() as u64
+    }
+}
+
+/// Scan words for an arena: one per slot, then the block sums of each scan level.
+pub(super) fn scan_words(capacity: u32) -> u64 {
+    let capacity = u64::from(capacity);
+    capacity + capacity / u64::from(SCAN_BLOCK - 1) + 64
+}
