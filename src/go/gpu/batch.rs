@@ -12,7 +12,9 @@ use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
 use crate::gpu::{Check, GpuContext, GpuError};
 
-/// Invocations per dispatch: 65,535 workgroups of 64 stay within every device's limit.
+/// Invocations per dispatch: 65,535 workgroups of 64, WebGPU's guaranteed
+/// minimum per grid dimension, so one batch's buffers stay small on every
+/// device; the grid a dispatch is laid out on follows the device's own limit.
 pub const INVOCATIONS_PER_DISPATCH: u32 = 65_535 * shaders::GO_WORKGROUP;
 
 /// The kernels of one Go module, per board size.
@@ -81,7 +83,7 @@ impl GoBatch {
                     &[],
                     parameters.count,
                     workgroup,
-                    65_535,
+                    device.limits().max_compute_workgroups_per_dimension,
                 );
             }
             context.queue.submit([encoder.finish()]);

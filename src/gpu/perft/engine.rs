@@ -63,7 +63,9 @@ impl<G: PerftGame> PerftEngine<G> {
     pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
         let device = &context.device;
         let limits = device.limits();
-        let plan = MemoryPlan::new::<G>(&limits, &options)?;
+        // The tables are built once: their length sizes the plan, their words fill the buffer.
+        let table_words = G::table_words(options.variant);
+        let plan = MemoryPlan::new::<G>(&limits, &options, table_words.len() as u64 * 4)?;
         G::check_device(device, options.variant)?;
         // Refusals the request alone decides come first; then the device's trust.
         context.require(&G::known_answer_checks(options.variant))?;
@@ -74,7 +76,7 @@ impl<G: PerftGame> PerftEngine<G> {
             use wgpu::BufferUsages as Usage;
             let kernels = shader.build_kernels(device, "perft", options.runtime_checks, true);
             let stride = (size_of::<PerftParameters>() as u32).max(limits.min_uniform_buffer_offset_alignment);
-            let tables = buffer_with(device, "perft tables", &G::table_words(options.variant), Usage::STORAGE);
+            let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
             let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
             let roots = buffer(device, "perft roots", capacity * 4, Usage::STORAGE | Usage::COPY_DST);
             let scan = buffer(device, "perft scan", scan_words(plan.capacity) * 4, Usage::STORAGE | Usage::COPY_SRC);
@@ -253,7 +255,6 @@ impl<G: PerftGame> PerftEngine<G> {
             counted_before += group_totals.iter().sum::<u64>();
             totals.extend(group_totals);
         }
-        self.check_status()?;
         Ok(totals)
     }
 
@@ -280,8 +281,7 @@ impl<G: PerftGame> PerftEngine<G> {
         queue.write_buffer(&self.multiplicity, 0, bytemuck::cast_slice(&ones));
         let mut counted = Counted { roots: group.len(), progress, last_report: std::time::Instant::now() };
         self.process(0, group.len() as u32, depth, bound, &mut counted)?;
-        let totals = self.read_totals(group.len())?;
-        self.check_status()?;
+        let totals = self.read_totals_and_status(group.len())?;
         (counted.progress)(totals.iter().sum());
         Ok(totals)
     }
@@ -465,10 +465,15 @@ impl<G: PerftGame> PerftEngine<G> {
         Ok(words.chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
-    fn check_status(&mut self) -> Result<(), GpuError> {
+    /// A group's totals and the fault flags in one round trip; a fault is
+    /// an error before any total is used.
+    fn read_totals_and_status(&mut self, roots: usize) -> Result<Vec<u64>, GpuError> {
         self.flush();
-        let words: Vec<u32> = self.staging.read(&self.context, &self.status, 0, 4)?;
-        self.fault_error(words[0])
+        let size = roots as u64 * 8;
+        let words: Vec<u32> =
+            self.staging.read_ranges(&self.context, &[(&self.totals, 0, size), (&self.status, 0, 4)])?;
+        self.fault_error(words[roots * 2])?;
+        Ok(words[..roots * 2].chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
     /// The error for a nonzero fault word of the kernels.

@@ -39,10 +39,10 @@ impl MemoryPlan {
     pub(super) fn new<G: PerftGame>(
         limits: &wgpu::Limits,
         options: &PerftOptions<G::Variant>,
+        table_bytes: u64,
     ) -> Result<MemoryPlan, GpuError> {
         let record_bytes = size_of::<G::Record>() as u64;
         let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-        let table_bytes = G::table_words(options.variant).len() as u64 * 4;
         if binding < table_bytes {
             return Err(GpuError::Limits(format!(
                 "max_storage_buffer_binding_size is {binding} bytes; the tables need {table_bytes}"

@@ -131,7 +131,7 @@ impl ShogiMoveGenerator {
             &[],
             chunk.len() as u32,
             workgroup,
-            65_535,
+            device.limits().max_compute_workgroups_per_dimension,
         );
         self.context.queue.submit([encoder.finish()]);
         let flags: Vec<u32> = read_buffer(&self.context, &status, 0, 4)?;
