@@ -78,4 +78,52 @@ fn main() {
 
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("magic_tables.rs"), source).expect("write magic_tables.rs");
+    for (folder, prefix) in [("common", ""), ("chess", ""), ("shogi", "shogi_"), ("go", "go_")] {
+        let table = shader_modules(folder, prefix);
+        std::fs::write(out.join(format!("shaders_{folder}.rs")), table).expect("write a shader module table");
+    }
+}
+
+/// The module table of `shaders/<folder>/`, generated so that it never
+/// falls out of step with the tree: every `.wgsl` file, its import name
+/// (`prefix`, then the subfolder and `_` for any subfolder but `kernels/`,
+/// then the file's stem: `go_bitmap`, `sliders_magic`, `perft`), its path,
+/// its kind (the files under `kernels/` hold the entry points the host
+/// dispatches) and its text, included at compile time.
+fn shader_modules(folder: &str, prefix: &str) -> String {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let base = root.join("shaders").join(folder);
+    let mut files = Vec::new();
+    let mut folders = vec![base.clone()];
+    while let Some(current) = folders.pop() {
+        for entry in std::fs::read_dir(&current).expect("a shader folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "wgsl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut table = String::from("&[\n");
+    for file in files {
+        let relative = file.strip_prefix(&base).expect("under the folder");
+        let stem = relative.file_stem().expect("a file name").to_string_lossy();
+        let subfolder = relative.parent().map(|parent| parent.to_string_lossy().into_owned()).unwrap_or_default();
+        let (kind, name) = match subfolder.as_str() {
+            "" => ("Library", format!("{prefix}{stem}")),
+            "kernels" => ("Kernels", format!("{prefix}{stem}")),
+            other => ("Library", format!("{prefix}{}_{stem}", other.replace('/', "_"))),
+        };
+        let path = format!("{folder}/{}", relative.to_string_lossy());
+        writeln!(
+            table,
+            "    Module {{ name: {name:?}, path: {path:?}, kind: ModuleKind::{kind}, source: include_str!({:?}) }},",
+            file.to_string_lossy()
+        )
+        .unwrap();
+    }
+    table.push(']');
+    table
 }
