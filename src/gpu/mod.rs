@@ -6,6 +6,7 @@
 //! Each game's kernels and their Rust twins live in that game's `gpu` module
 //! (for chess, `crate::chess::gpu`).
 
+pub mod batch;
 pub mod composer;
 pub mod context;
 pub mod error;

@@ -1,6 +1,6 @@
-//! The one dispatch path of the Go batch kernels (legal points, playouts):
-//! kernels built per board size on first use, positions uploaded, one
-//! invocation per output record, records read back.
+//! The Go batch kernels (legal points, playouts): kernels built per board
+//! size on first use, then dispatched through the runtime's one batch driver
+//! (`gpu::batch`), one invocation per output record.
 
 use std::collections::HashMap;
 
@@ -9,7 +9,6 @@ use bytemuck::Pod;
 use super::layout::{GoBatchParameters, PackedGoPosition};
 use super::shaders;
 use crate::gpu::reflect::{Kernels, reflect};
-use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
 use crate::gpu::{Check, GpuContext, GpuError};
 
 /// Invocations per dispatch: 65,535 workgroups of 64, WebGPU's guaranteed
@@ -62,32 +61,16 @@ impl GoBatch {
         parameters: GoBatchParameters,
     ) -> Result<Vec<T>, GpuError> {
         self.prepare(size)?;
-        let context = self.context.clone();
-        let kernels = &self.kernels[&size];
-        context.scoped(|| -> Result<Vec<T>, GpuError> {
-            use wgpu::BufferUsages as Usage;
-            let device = &context.device;
-            let output_size = (parameters.count as usize * size_of::<T>()).max(4) as u64;
-            let uploaded = buffer_with(device, "go positions", positions, Usage::STORAGE);
-            let output = buffer(device, "go records", output_size, Usage::STORAGE | Usage::COPY_SRC);
-            let uniform = buffer_with(device, "go parameters", &[parameters], Usage::UNIFORM);
-            let group =
-                bind_group(device, self.module, &kernels.layout, &[(1, &uploaded), (2, &output), (4, &uniform)]);
-            let mut encoder = device.create_command_encoder(&Default::default());
-            for entry_point in entry_points {
-                let workgroup = kernels.workgroup_size(entry_point);
-                record_dispatch(
-                    &mut encoder,
-                    kernels.pipeline(entry_point),
-                    &group,
-                    &[],
-                    parameters.count,
-                    workgroup,
-                    device.limits().max_compute_workgroups_per_dimension,
-                );
-            }
-            context.queue.submit([encoder.finish()]);
-            read_buffer(&context, &output, 0, output_size)
-        })?
+        let batch = crate::gpu::batch::Batch {
+            label: self.module,
+            kernels: &self.kernels[&size],
+            entry_points,
+            invocations: parameters.count,
+            tables: None,
+            positions,
+            parameters,
+            status: false,
+        };
+        crate::gpu::batch::run(&self.context, &batch, |flags| format!("Go batch fault flags {flags:#x}"))
     }
 }

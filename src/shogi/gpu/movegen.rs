@@ -4,7 +4,7 @@
 use super::layout::{PackedShogiPosition, ShogiBatchParameters, ShogiPositionMovesRecord};
 use super::shaders;
 use crate::gpu::reflect::{Kernels, reflect};
-use crate::gpu::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
+use crate::gpu::resources::buffer_with;
 use crate::gpu::{GpuContext, GpuError};
 use crate::shogi::board::{Bitboard, Piece};
 use crate::shogi::position::Position;
@@ -99,48 +99,26 @@ impl ShogiMoveGenerator {
     pub fn generate(&mut self, positions: &[Position]) -> Result<Vec<ShogiPositionMoves>, GpuError> {
         let mut moves = Vec::with_capacity(positions.len());
         for chunk in positions.chunks(POSITIONS_PER_DISPATCH) {
-            let context = self.context.clone();
-            let records = context.scoped(|| self.dispatch(chunk))??;
+            let records = self.dispatch(chunk)?;
             moves.extend(records.iter().map(ShogiPositionMoves::from_record));
         }
         Ok(moves)
     }
 
     fn dispatch(&self, chunk: &[Position]) -> Result<Vec<ShogiPositionMovesRecord>, GpuError> {
-        use wgpu::BufferUsages as Usage;
-        let device = &self.context.device;
         let packed: Vec<PackedShogiPosition> = chunk.iter().map(PackedShogiPosition::from).collect();
-        let parameters = ShogiBatchParameters { position_count: chunk.len() as u32, ..Default::default() };
-        let output_size = (chunk.len() * size_of::<ShogiPositionMovesRecord>()) as u64;
-        let positions = buffer_with(device, "shogi positions", &packed, Usage::STORAGE);
-        let output = buffer(device, "shogi moves", output_size, Usage::STORAGE | Usage::COPY_SRC);
-        let status = buffer_with(device, "shogi status", &[0u32], Usage::STORAGE | Usage::COPY_SRC);
-        let uniform = buffer_with(device, "shogi parameters", &[parameters], Usage::UNIFORM);
-        let group = bind_group(
-            device,
-            "shogi per_position",
-            &self.kernels.layout,
-            &[(0, &self.tables), (1, &positions), (2, &output), (3, &status), (4, &uniform)],
-        );
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let workgroup = self.kernels.workgroup_size("per_position");
-        record_dispatch(
-            &mut encoder,
-            self.kernels.pipeline("per_position"),
-            &group,
-            &[],
-            chunk.len() as u32,
-            workgroup,
-            device.limits().max_compute_workgroups_per_dimension,
-        );
-        self.context.queue.submit([encoder.finish()]);
-        let flags: Vec<u32> = read_buffer(&self.context, &status, 0, 4)?;
-        if flags[0] != 0 {
-            return Err(GpuError::ShaderFault(format!(
-                "a Shogi position has no king for the side to move (flags {:#x})",
-                flags[0]
-            )));
-        }
-        read_buffer(&self.context, &output, 0, output_size)
+        let batch = crate::gpu::batch::Batch {
+            label: "shogi per_position",
+            kernels: &self.kernels,
+            entry_points: &["per_position"],
+            invocations: chunk.len() as u32,
+            tables: Some(&self.tables),
+            positions: &packed,
+            parameters: ShogiBatchParameters { position_count: chunk.len() as u32, ..Default::default() },
+            status: true,
+        };
+        crate::gpu::batch::run(&self.context, &batch, |flags| {
+            format!("a Shogi position has no king for the side to move (flags {flags:#x})")
+        })
     }
 }
