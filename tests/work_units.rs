@@ -162,8 +162,10 @@ fn split_and_merge_refuse_bad_input_with_exit_code_two() {
         assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", text(&output.stderr));
         assert!(text(&output.stderr).contains(words), "{arguments:?}: {}", text(&output.stderr));
     }
+    // A folder with no manifest is not a split: bad input, one error line.
     let missing = merge(&folder("no-split"));
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
+    assert!(text(&missing.stderr).contains("manifest"), "{}", text(&missing.stderr));
 }
 
 #[test]

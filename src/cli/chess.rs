@@ -261,28 +261,37 @@ pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Some(PerftAction::RunUnit { unit, counting }) => run_unit(&unit, counting),
-        Some(PerftAction::Merge { folder }) => match units::merge(&folder) {
-            Ok(merged) => {
-                let manifest = &merged.manifest;
-                eprintln!(
-                    "perft({}) of {}, merged from {} units split at ply {}",
-                    manifest.depth,
-                    manifest.root,
-                    manifest.units.len(),
-                    manifest.split_depth
-                );
-                println!("Nodes searched: {}", merged.nodes);
-                Ok(ExitCode::SUCCESS)
+        Some(PerftAction::Merge { folder }) => {
+            // A folder that holds no readable manifest is not a split: bad input.
+            units::read_manifest(&folder)?;
+            merge(&folder)
+        }
+    }
+}
+
+/// `perft merge`: the total, or every unit that cannot be merged (exit 1).
+fn merge(folder: &std::path::Path) -> Result<ExitCode, CliError> {
+    match units::merge(folder) {
+        Ok(merged) => {
+            let manifest = &merged.manifest;
+            eprintln!(
+                "perft({}) of {}, merged from {} units split at ply {}",
+                manifest.depth,
+                manifest.root,
+                manifest.units.len(),
+                manifest.split_depth
+            );
+            println!("Nodes searched: {}", merged.nodes);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(problems) => {
+            for problem in &problems {
+                println!("{}", escape_controls(problem));
             }
-            Err(problems) => {
-                for problem in &problems {
-                    println!("{}", escape_controls(problem));
-                }
-                let folder = escape_controls(&folder.display().to_string());
-                eprintln!("error: {} of the split in {folder} cannot be merged", problems.len());
-                Ok(ExitCode::from(1))
-            }
-        },
+            let folder = escape_controls(&folder.display().to_string());
+            eprintln!("error: {} of the split in {folder} cannot be merged", problems.len());
+            Ok(ExitCode::from(1))
+        }
     }
 }
 
