@@ -41,6 +41,29 @@ fn build_id(folders: &[&str]) -> String {
     format!("{hash:016x}")
 }
 
+/// The PEXT slider tables: rooks first, then bishops, in one array.
+fn pext_source() -> String {
+    let (rook_entries, rook_table) = magic_search::pext_tables(true);
+    let (bishop_entries, bishop_table) = magic_search::pext_tables(false);
+    let mut source = String::new();
+    for (name, entries, base) in [("ROOK_PEXT", &rook_entries, 0), ("BISHOP_PEXT", &bishop_entries, rook_table.len())] {
+        writeln!(source, "pub(crate) static {name}: [PextEntry; 64] = [").unwrap();
+        for entry in entries {
+            writeln!(source, "    PextEntry {{ mask: {:#x}, offset: {} }},", entry.mask, entry.offset as usize + base)
+                .unwrap();
+        }
+        writeln!(source, "];").unwrap();
+    }
+    let total = rook_table.len() + bishop_table.len();
+    writeln!(source, "pub(crate) static PEXT_TABLE: [u64; {total}] = [").unwrap();
+    for chunk in rook_table.iter().chain(&bishop_table).collect::<Vec<_>>().chunks(8) {
+        let line: Vec<String> = chunk.iter().map(|value| format!("{value:#x}")).collect();
+        writeln!(source, "    {},", line.join(", ")).unwrap();
+    }
+    writeln!(source, "];").unwrap();
+    source
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=src");
     println!("cargo::rerun-if-changed=shaders");
@@ -78,6 +101,7 @@ fn main() {
 
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("magic_tables.rs"), source).expect("write magic_tables.rs");
+    std::fs::write(out.join("pext_tables.rs"), pext_source()).expect("write pext_tables.rs");
     for (folder, prefix) in [("common", ""), ("chess", ""), ("shogi", "shogi_"), ("go", "go_")] {
         let table = shader_modules(folder, prefix);
         std::fs::write(out.join(format!("shaders_{folder}.rs")), table).expect("write a shader module table");

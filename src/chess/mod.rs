@@ -7,6 +7,7 @@ pub mod board;
 pub mod cpu_perft;
 pub mod cross_check;
 pub mod error;
+pub mod fast_perft;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod movegen;

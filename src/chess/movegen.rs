@@ -7,7 +7,8 @@
 
 use arrayvec::ArrayVec;
 
-use crate::chess::board::{Bitboard, CastlingSide, Color, Move, MoveKind, Piece, Square};
+use crate::chess::board::castling::CASTLING_PATHS;
+use crate::chess::board::{Bitboard, Color, Move, MoveKind, Piece, Square};
 use crate::chess::position::Position;
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
@@ -378,42 +379,6 @@ impl Context {
         count
     }
 }
-
-/// The back-rank files one castling touches, for a king and a rook file.
-#[derive(Clone, Copy)]
-struct CastlingPaths {
-    /// Files the king and rook cross or land on, their own two aside: these must be empty.
-    crossed: u8,
-    /// Files the king crosses or lands on that must not be attacked: its own
-    /// file only when it stays there (the caller knows it is not in check
-    /// now, but the rook may have been shielding it).
-    tested: u8,
-}
-
-/// [`CastlingPaths`] for every king file and rook file (rook on the king's
-/// file: unused).
-const CASTLING_PATHS: [[CastlingPaths; 8]; 8] = {
-    const fn span(first: u8, second: u8) -> u8 {
-        let (low, high) = if first < second { (first, second) } else { (second, first) };
-        ((2u16 << high) - (1u16 << low)) as u8
-    }
-    let mut table = [[CastlingPaths { crossed: 0, tested: 0 }; 8]; 8];
-    let mut king = 0u8;
-    while king < 8 {
-        let mut rook = 0u8;
-        while rook < 8 {
-            let (king_to, rook_to) = CastlingSide::of(king, rook).destination_files();
-            let own = (1u8 << king) | (1u8 << rook);
-            let king_path = span(king, king_to);
-            let tested = if king == king_to { king_path } else { king_path & !(1u8 << king) };
-            table[king as usize][rook as usize] =
-                CastlingPaths { crossed: (king_path | span(rook, rook_to)) & !own, tested };
-            rook += 1;
-        }
-        king += 1;
-    }
-    table
-};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;

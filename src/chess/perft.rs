@@ -13,13 +13,22 @@ use crate::chess::position::Position;
 /// 1 MiB of stack.
 pub const MAX_DEPTH: u32 = 64;
 
-/// Leaf nodes at `depth` plies below `position`, on the calling thread.
+/// Leaf nodes at `depth` plies below `position`, on the calling thread, by
+/// the fast engine ([`crate::chess::fast_perft`]).
 ///
 /// ```
 /// use gpu_movegen::{perft, Position};
 /// assert_eq!(perft::perft(&Position::start(), 3), 8_902);
 /// ```
+#[inline]
 pub fn perft(position: &Position, depth: u32) -> u64 {
+    crate::chess::fast_perft::perft(position, depth)
+}
+
+/// [`perft`] by the reference generator ([`Position::generate_piece_moves`]),
+/// which every GPU kernel is checked against: slower, and written apart
+/// from the fast engine, so that tests can hold the two equal.
+pub fn perft_reference(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => u64::from(position.legal_move_count()),
@@ -28,7 +37,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
             let special = position.special_squares();
             position.generate_piece_moves(|piece_moves| {
                 piece_moves.for_each_move(special, |mv| {
-                    nodes += perft(&position.make_move_of(piece_moves.piece, mv), depth - 1);
+                    nodes += perft_reference(&position.make_move_of(piece_moves.piece, mv), depth - 1);
                 });
             });
             nodes

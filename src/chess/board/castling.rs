@@ -109,3 +109,39 @@ impl CastlingRights {
         CastlingRights(self.0 | if square.rank() == 0 { bit } else { bit << 8 })
     }
 }
+
+/// The back-rank files one castling touches, for a king and a rook file.
+#[derive(Clone, Copy)]
+pub(crate) struct CastlingPaths {
+    /// Files the king and rook cross or land on, their own two aside: these must be empty.
+    pub(crate) crossed: u8,
+    /// Files the king crosses or lands on that must not be attacked: its own
+    /// file only when it stays there (the caller knows it is not in check
+    /// now, but the rook may have been shielding it).
+    pub(crate) tested: u8,
+}
+
+/// [`CastlingPaths`] for every king file and rook file (rook on the king's
+/// file: unused).
+pub(crate) const CASTLING_PATHS: [[CastlingPaths; 8]; 8] = {
+    const fn span(first: u8, second: u8) -> u8 {
+        let (low, high) = if first < second { (first, second) } else { (second, first) };
+        ((2u16 << high) - (1u16 << low)) as u8
+    }
+    let mut table = [[CastlingPaths { crossed: 0, tested: 0 }; 8]; 8];
+    let mut king = 0u8;
+    while king < 8 {
+        let mut rook = 0u8;
+        while rook < 8 {
+            let (king_to, rook_to) = CastlingSide::of(king, rook).destination_files();
+            let own = (1u8 << king) | (1u8 << rook);
+            let king_path = span(king, king_to);
+            let tested = if king == king_to { king_path } else { king_path & !(1u8 << king) };
+            table[king as usize][rook as usize] =
+                CastlingPaths { crossed: (king_path | span(rook, rook_to)) & !own, tested };
+            rook += 1;
+        }
+        king += 1;
+    }
+    table
+};

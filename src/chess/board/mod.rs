@@ -3,7 +3,7 @@
 //! a table; the position, above the tables and sliders, is `chess::position`.
 
 mod bitboard;
-mod castling;
+pub(crate) mod castling;
 mod moves;
 mod piece;
 mod square;

@@ -113,3 +113,32 @@ pub fn find_magics(rook: bool) -> ([MagicEntry; 64], Vec<u64>) {
     }
     (entries, table)
 }
+
+/// One square's entry in the PEXT tables: `table[offset + pext(occupied, mask)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PextEntry {
+    pub mask: u64,
+    pub offset: u32,
+}
+
+/// The PEXT layout: every subset of a square's mask at the index that
+/// `pext(subset, mask)` gives. The carry-rippler walk visits the subsets in
+/// exactly that order (it counts in binary over the mask's bits), so the
+/// table is filled without the instruction.
+pub fn pext_tables(rook: bool) -> ([PextEntry; 64], Vec<u64>) {
+    let mut entries = [PextEntry { mask: 0, offset: 0 }; 64];
+    let mut table = Vec::new();
+    for square in 0..64u8 {
+        let mask = relevant_mask(square, rook);
+        entries[square as usize] = PextEntry { mask, offset: table.len() as u32 };
+        let mut subset = 0u64;
+        loop {
+            table.push(slider_attacks(square, subset, rook));
+            subset = subset.wrapping_sub(mask) & mask;
+            if subset == 0 {
+                break;
+            }
+        }
+    }
+    (entries, table)
+}

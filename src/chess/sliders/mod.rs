@@ -9,6 +9,7 @@ pub mod hyperbola;
 pub mod kogge_stone;
 pub mod magic;
 pub mod magic_search;
+pub mod pext;
 pub mod sbamg;
 pub mod subtraction;
 
