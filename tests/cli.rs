@@ -192,9 +192,14 @@ fn info_names_the_chosen_adapter_and_its_limits_and_runs_the_self_test_once() {
     let output = run_with(&["info"], &environment);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    for needle in
-        ["chosen: ", "backend: ", "max_storage_buffer_binding_size: ", "SHADER_INT64: ", "\nself-test: passed\n"]
-    {
+    for needle in [
+        "cpu perft sliders: ",
+        "chosen: ",
+        "backend: ",
+        "max_storage_buffer_binding_size: ",
+        "SHADER_INT64: ",
+        "\nself-test: passed\n",
+    ] {
         assert!(text.contains(needle), "{needle} missing from:\n{text}");
     }
     let checks: Vec<&str> = text.lines().filter(|line| line.ends_with(" s)") || line.ends_with("(cached)")).collect();
@@ -205,6 +210,27 @@ fn info_names_the_chosen_adapter_and_its_limits_and_runs_the_self_test_once() {
     let cached = again.lines().filter(|line| line.ends_with(": passed (cached)")).count();
     assert_eq!(cached, 6, "{again}");
     std::fs::remove_dir_all(cache).unwrap();
+}
+
+/// GPU_MOVEGEN_CPU_SLIDERS chooses the CPU engine's slider path for a whole
+/// process; every choice counts exactly and says which path it took, and
+/// an unknown one falls back to the automatic choice.
+#[test]
+fn the_cpu_slider_path_can_be_chosen_for_a_process() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let automatic = gpu_movegen::chess::fast_perft::SliderLookup::selected().name();
+    let has_pext = gpu_movegen::chess::fast_perft::SliderLookup::Pext.is_available();
+    for (choice, expected) in
+        [("magic", "magic"), ("pext", if has_pext { "pext" } else { "magic" }), ("neither", automatic)]
+    {
+        let output = run_with(
+            &["perft", "--backend", "cpu", "--hash", "0", "--depth", "4", "--fen", kiwipete],
+            &[("GPU_MOVEGEN_CPU_SLIDERS", choice)],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stdout(&output).contains("Nodes searched: 4085603"), "{choice}: {}", stdout(&output));
+        assert!(stderr(&output).contains(&format!("{expected} sliders")), "{choice}: {}", stderr(&output));
+    }
 }
 
 #[test]

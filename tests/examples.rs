@@ -60,7 +60,7 @@ fn throughput_runs_every_section() {
         &["go", "--positions", "100", "--playouts", "200", "--gpu-playouts", "64"],
         &["shogi", "--rounds", "1", "--depth", "2"],
         &["deep", "--depth", "4", "--rounds", "1"],
-        &["cpu", "--rounds", "1"],
+        &["cpu", "--rounds", "1", "--depth-offset", "-2", "--scaling-depth", "5"],
     ];
     for arguments in sections {
         let text = run("throughput", arguments);

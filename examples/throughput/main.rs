@@ -102,6 +102,12 @@ enum Section {
         /// Timed rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 5)]
         rounds: usize,
+        /// Plies added to every depth of the comparison (negative for a quick run).
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        depth_offset: i32,
+        /// Depth of the start position for the thread scaling.
+        #[arg(long, default_value_t = 7)]
+        scaling_depth: u32,
     },
     /// Move generation: GPU kernels against the CPU reference over batch sizes.
     Movegen {
@@ -156,7 +162,9 @@ fn main() {
     }
     let arguments = Arguments::parse();
     let (name, adapter, rows) = match &arguments.section {
-        Section::Cpu { rounds } => ("cpu", None, cpu_section(*rounds.max(&1))),
+        Section::Cpu { rounds, depth_offset, scaling_depth } => {
+            ("cpu", None, cpu_section(*rounds.max(&1), (*depth_offset).clamp(-5, 2), (*scaling_depth).clamp(1, 9)))
+        }
         Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
         Section::Deep { depth, hash, rounds } => ("deep", None, deep_section(*depth, *hash, (*rounds).max(1))),
         Section::Go { positions, playouts, gpu_playouts } => {

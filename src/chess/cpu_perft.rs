@@ -58,8 +58,8 @@ impl CpuPerftBuilder {
     }
 
     /// The transposition table's size; 0 counts without one. Default: what
-    /// the deepest perft needs (16 MiB to depth 6, about eleven times more a
-    /// ply beyond), at most an eighth of physical memory and 4096 MiB.
+    /// the deepest perft needs (16 MiB to depth 5, 64 MiB at depth 6, three
+    /// times more a ply beyond), at most an eighth of physical memory and 4096 MiB.
     pub fn hash_mebibytes(mut self, mebibytes: u64) -> CpuPerftBuilder {
         self.hash_mebibytes = Some(mebibytes);
         self
@@ -69,8 +69,13 @@ impl CpuPerftBuilder {
     pub fn build(self, deepest: u32) -> Result<CpuPerft, CpuPerftError> {
         let pool = crate::threads::pool(self.threads)?;
         let mebibytes = self.hash_mebibytes.unwrap_or_else(|| {
-            // Distinct positions grow about elevenfold a ply from the start position.
-            let needed = (16.0 * 11f64.powi(deepest.saturating_sub(6) as i32)).min(1e9) as u64;
+            // A table a count fills once pays; a larger one costs more to
+            // zero than it saves (1 GiB took seconds under a hypervisor).
+            // Two threads scale 1.9x or better from 64 MiB at depth 6 up.
+            let needed = match deepest {
+                0..=5 => 16,
+                _ => (64.0 * 3f64.powi(deepest as i32 - 6)).min(1e9) as u64,
+            };
             needed.min(default_mebibytes())
         });
         let table = match mebibytes {
@@ -101,11 +106,14 @@ impl CpuPerft {
         self.table.as_ref().map(|table| table.bytes())
     }
 
-    /// "CPU, N threads[, M MiB transposition table]".
+    /// "CPU, N threads, pext sliders[, M MiB transposition table]".
     pub fn describe(&self) -> String {
+        let sliders = crate::chess::fast_perft::SliderLookup::selected();
         match self.table_bytes() {
-            None => format!("CPU, {} threads", self.threads()),
-            Some(bytes) => format!("CPU, {} threads, {} MiB transposition table", self.threads(), bytes >> 20),
+            None => format!("CPU, {} threads, {sliders} sliders", self.threads()),
+            Some(bytes) => {
+                format!("CPU, {} threads, {sliders} sliders, {} MiB transposition table", self.threads(), bytes >> 20)
+            }
         }
     }
 

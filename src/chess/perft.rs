@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 
 use crate::chess::board::Move;
+use crate::chess::fast_perft::{self, SliderLookup};
 use crate::chess::position::Position;
 
 /// The deepest perft the crate counts: deep enough for published suites
@@ -22,7 +23,7 @@ pub const MAX_DEPTH: u32 = 64;
 /// ```
 #[inline]
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    crate::chess::fast_perft::perft(position, depth)
+    fast_perft::perft(position, depth)
 }
 
 /// [`perft`] by the reference generator ([`Position::generate_piece_moves`]),
@@ -50,10 +51,15 @@ const PARALLEL_MIN_DEPTH: u32 = 4;
 
 /// Leaf nodes at `depth`, spreading subtrees over the current rayon pool.
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
+    perft_parallel_with(position, depth, SliderLookup::selected())
+}
+
+/// [`perft_parallel`] with a given slider lookup ([`fast_perft::perft_with`]).
+pub fn perft_parallel_with(position: &Position, depth: u32, lookup: SliderLookup) -> u64 {
     if depth < PARALLEL_MIN_DEPTH {
-        return perft(position, depth);
+        return fast_perft::perft_with(position, depth, lookup);
     }
-    position.legal_moves().par_iter().map(|mv| perft_parallel(&position.make_move(*mv), depth - 1)).sum()
+    position.legal_moves().par_iter().map(|mv| perft_parallel_with(&position.make_move(*mv), depth - 1, lookup)).sum()
 }
 
 /// Perft split by root move: each legal move with the leaf count below it,

@@ -77,8 +77,8 @@ pub struct HashArgs {
     /// Transposition table for the CPU backend, in MiB; 0 turns transpositions
     /// off on every backend (the GPU backend merges equal positions of each
     /// stored level otherwise). Default: what the depth needs (16 MiB up to
-    /// depth 6, about 11 times more a ply beyond), at most an eighth of
-    /// physical memory and 4096 MiB.
+    /// depth 5, 64 MiB at depth 6, three times more a ply beyond), at most an
+    /// eighth of physical memory and 4096 MiB.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     mebibytes: Option<u64>,
 }

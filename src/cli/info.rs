@@ -15,6 +15,12 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     for info in &adapters {
         writeln!(stdout, "  {}", gpu_movegen::gpu::context::describe_adapter(info))?;
     }
+    let sliders = gpu_movegen::chess::fast_perft::SliderLookup::selected();
+    writeln!(
+        stdout,
+        "cpu perft sliders: {sliders} (pext where the processor has fast BMI2; {}=magic chooses the portable path)",
+        gpu_movegen::chess::fast_perft::SLIDER_LOOKUP_VARIABLE
+    )?;
     let context = GpuContext::new()?;
     let limits = context.device.limits();
     let features = context.device.features();
