@@ -47,7 +47,7 @@ pub fn perft_reference(position: &Position, depth: u32) -> u64 {
 }
 
 /// Below this depth a subtree is too small to be worth handing to another thread.
-const PARALLEL_MIN_DEPTH: u32 = 4;
+const PARALLEL_MIN_DEPTH: u32 = 5;
 
 /// Leaf nodes at `depth`, spreading subtrees over the current rayon pool.
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
