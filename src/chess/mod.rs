@@ -16,6 +16,7 @@ pub mod position;
 pub mod pseudo_legal;
 pub mod random_play;
 pub mod sliders;
+pub mod stats;
 pub mod suite;
 pub mod tables;
 pub mod transposition;

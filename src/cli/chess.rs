@@ -36,6 +36,15 @@ pub struct PerftArgs {
     /// Check every position of a perft suite (EPD `;D1 20` lines or the `.perft` format).
     #[arg(long, value_name = "FILE")]
     epd: Option<std::path::PathBuf>,
+    /// Count the published perft table's eight columns at the leaves:
+    /// captures, en passant, castles, promotions, checks, discovered checks,
+    /// double checks and checkmates (on the CPU; with --divide, per root move).
+    #[arg(long, conflicts_with = "epd")]
+    stats: bool,
+    /// Print one JSON object on stdout instead of text (keys: fen, depth,
+    /// backend, seconds, nodes, the statistics with --stats, divide with --divide).
+    #[arg(long, conflicts_with = "epd")]
+    json: bool,
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
     max_depth: Option<u32>,
@@ -433,6 +442,18 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
             )));
         }
     }
+    if arguments.stats {
+        return super::stats::run_stats(super::stats::StatsRequest {
+            position: &position.unwrap_or_default(),
+            depth: arguments.depth,
+            divide: arguments.divide,
+            chess960: arguments.chess960,
+            json: arguments.json,
+            threads: arguments.counting.threads,
+            backend: arguments.counting.backend,
+            quiet: arguments.counting.quiet,
+        });
+    }
     let mut engine = Engine::open(arguments.counting, deepest)?;
     if let Some((entries, positions)) = suite {
         return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet);
@@ -443,19 +464,24 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         gpu_movegen::perft::perft(&position, 1),
         gpu_movegen::perft::perft(&position, 2),
     );
-    let progress = Progress::new(arguments.counting.quiet);
+    let progress = Progress::new(arguments.counting.quiet || arguments.json);
     let mut stdout = std::io::stdout().lock();
-    let nodes = if arguments.divide {
-        let counts = engine.divide(&position, arguments.depth, &progress)?;
-        let chess960 = arguments.chess960 || position.is_chess960();
-        for (mv, nodes) in &counts {
-            writeln!(stdout, "{}: {nodes}", mv.uci(chess960))?;
+    let chess960 = arguments.chess960 || position.is_chess960();
+    let started = std::time::Instant::now();
+    let divided = if arguments.divide { Some(engine.divide(&position, arguments.depth, &progress)?) } else { None };
+    let nodes = match &divided {
+        Some(counts) => {
+            if !arguments.json {
+                for (mv, nodes) in counts {
+                    writeln!(stdout, "{}: {nodes}", mv.uci(chess960))?;
+                }
+                writeln!(stdout)?;
+            }
+            counts.iter().map(|(_, nodes)| nodes).sum()
         }
-        writeln!(stdout)?;
-        counts.iter().map(|(_, nodes)| nodes).sum()
-    } else {
-        engine.perft(&[position], arguments.depth, &progress)?[0]
+        None => engine.perft(&[position], arguments.depth, &progress)?[0],
     };
+    let seconds = started.elapsed().as_secs_f64();
     progress.finish(nodes, &engine.describe());
     let checks = arguments.cross_check.unwrap_or(if arguments.depth >= 5 { DEFAULT_CROSS_CHECKS } else { 0 });
     if let Engine::Gpu(..) = engine
@@ -493,6 +519,20 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         && !arguments.counting.quiet
     {
         eprintln!("note: --cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
+    }
+    if arguments.json {
+        let report = super::stats::Report {
+            position: &position,
+            depth: arguments.depth,
+            backend: if let Engine::Gpu(..) = engine { "gpu" } else { "cpu" },
+            seconds,
+            total: super::stats::Counts::Nodes(nodes),
+            divided: divided
+                .map(|counts| counts.into_iter().map(|(mv, nodes)| (mv, super::stats::Counts::Nodes(nodes))).collect()),
+            chess960,
+        };
+        writeln!(stdout, "{}", report.to_json())?;
+        return Ok(ExitCode::SUCCESS);
     }
     writeln!(stdout, "Nodes searched: {nodes}")?;
     Ok(ExitCode::SUCCESS)

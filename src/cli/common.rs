@@ -79,7 +79,7 @@ impl ShaderArgs {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
     /// The GPU if an adapter can be opened, otherwise the CPU (said on stderr).
     Auto,

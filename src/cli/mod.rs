@@ -6,3 +6,4 @@ pub mod common;
 pub mod go;
 pub mod info;
 pub mod shogi;
+pub mod stats;
