@@ -51,6 +51,8 @@ enum Command {
         #[command(flatten)]
         shaders: ShaderArgs,
     },
+    /// Find where another engine's perft goes wrong: divide beside it, level by level, to the position whose move list differs.
+    Bisect(cli::bisect::BisectArgs),
     /// Shogi perft on the GPU or the CPU, verification and checking moves.
     #[command(subcommand)]
     Shogi(cli::shogi::ShogiCommand),
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
         Command::Perftree { depth, fen, moves, backend, chess960, shaders } => {
             cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, chess960, shaders)
         }
+        Command::Bisect(arguments) => cli::bisect::run_bisect(arguments),
         Command::Shogi(command) => cli::shogi::run(command),
         Command::Go(command) => cli::go::run(command),
         Command::Gtp(arguments) => cli::go::run_gtp(arguments),

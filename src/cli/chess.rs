@@ -188,14 +188,14 @@ pub enum KernelArg {
 }
 
 /// Where perft runs.
-enum Engine {
+pub(super) enum Engine {
     Cpu(CpuPerft),
     Gpu(Box<GpuPerft>, String),
 }
 
 impl Engine {
     /// `depth`: the deepest perft this engine will count (sizes the transposition table).
-    fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
+    pub(super) fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
         let CountingArgs { threads, backend, hash, shaders, .. } = counting;
         // A table larger than half the machine could only end in an allocation abort.
         if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
@@ -231,7 +231,7 @@ impl Engine {
         open_backend(backend, gpu, cpu)
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
             Engine::Cpu(perft) => perft.describe(),
             Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
@@ -249,7 +249,12 @@ impl Engine {
         }
     }
 
-    fn divide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<Vec<(Move, u64)>, CliError> {
+    pub(super) fn divide(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &Progress,
+    ) -> Result<Vec<(Move, u64)>, CliError> {
         perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
 }

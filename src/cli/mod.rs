@@ -1,6 +1,7 @@
 //! The command line's parts: what every command shares, the chess, Shogi
 //! and Go commands (Go's GTP engine included), and adapter information.
 
+pub mod bisect;
 pub mod chess;
 pub mod common;
 pub mod go;

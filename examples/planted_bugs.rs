@@ -1,0 +1,185 @@
+//! A perft engine with a bug planted on purpose, for testing
+//! `gpu-movegen bisect` (tests/bisect.rs): it speaks UCI (`--uci`) or
+//! perftree's protocol (`planted_bugs DEPTH FEN [MOVES]`), and the
+//! `PLANTED_BUG` environment variable chooses the bug:
+//!
+//! - `castle-out-of-check`: castling is allowed while in check;
+//! - `no-en-passant`: en passant captures are never generated;
+//! - `no-knight-promotion`: a pawn never promotes to a knight;
+//! - `nonsense-move`: the start position also lists `e2e5`;
+//! - `garbage-count`: the first move's count is the word `many`;
+//! - `die`: the engine exits when asked to count;
+//! - `hang`: the engine never answers a count;
+//! - anything else (or unset): no bug, the crate's own counts.
+//!
+//! ```text
+//! PLANTED_BUG=no-en-passant cargo run --release --example planted_bugs -- 3 "<FEN>"
+//! ```
+
+use std::io::{BufRead, Write};
+
+use gpu_movegen::{Move, MoveKind, Piece, Position};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bug {
+    CastleOutOfCheck,
+    NoEnPassant,
+    NoKnightPromotion,
+    NonsenseMove,
+    GarbageCount,
+    Die,
+    Hang,
+    None,
+}
+
+impl Bug {
+    fn from_environment() -> Bug {
+        match std::env::var("PLANTED_BUG").as_deref() {
+            Ok("castle-out-of-check") => Bug::CastleOutOfCheck,
+            Ok("no-en-passant") => Bug::NoEnPassant,
+            Ok("no-knight-promotion") => Bug::NoKnightPromotion,
+            Ok("nonsense-move") => Bug::NonsenseMove,
+            Ok("garbage-count") => Bug::GarbageCount,
+            Ok("die") => Bug::Die,
+            Ok("hang") => Bug::Hang,
+            _ => Bug::None,
+        }
+    }
+}
+
+/// The legal moves, with the bug's change.
+fn moves(position: &Position, bug: Bug) -> Vec<Move> {
+    let mut list: Vec<Move> = position.legal_moves().to_vec();
+    match bug {
+        Bug::NoEnPassant => list.retain(|mv| mv.kind() != MoveKind::EnPassant),
+        Bug::NoKnightPromotion => list.retain(|mv| mv.promotion() != Some(Piece::Knight)),
+        Bug::CastleOutOfCheck if position.in_check() => list.extend(castlings_ignoring_attacks(position)),
+        _ => {}
+    }
+    list
+}
+
+/// Castlings whose squares are empty, whatever attacks them.
+fn castlings_ignoring_attacks(position: &Position) -> Vec<Move> {
+    let us = position.side_to_move();
+    let king = position.king(us);
+    let occupied = position.occupied();
+    position
+        .castling_rights()
+        .rook_squares(us)
+        .squares()
+        .filter(|rook| {
+            let side = gpu_movegen::CastlingSide::of(king.file(), rook.file());
+            let (king_file, rook_file) = side.destination_files();
+            let files = [king.file(), rook.file(), king_file, rook_file];
+            let (low, high) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
+            (low..=high).all(|file| {
+                let square = gpu_movegen::Square::new(file, king.rank());
+                square == king || square == *rook || !occupied.contains(square)
+            })
+        })
+        .map(|rook| Move::new(king, rook, MoveKind::Castling))
+        .collect()
+}
+
+fn perft(position: &Position, depth: u32, bug: Bug) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    moves(position, bug).iter().map(|mv| perft(&position.make_move(*mv), depth - 1, bug)).sum()
+}
+
+/// The divide as (move text, count) lines, with the bug's change.
+fn divide(position: &Position, depth: u32, bug: Bug, chess960: bool) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = moves(position, bug)
+        .iter()
+        .map(|mv| (mv.uci(chess960).to_string(), perft(&position.make_move(*mv), depth - 1, bug).to_string()))
+        .collect();
+    if bug == Bug::NonsenseMove && *position == Position::start() {
+        lines.push(("e2e5".to_owned(), "1".to_owned()));
+    }
+    if bug == Bug::GarbageCount
+        && let Some(first) = lines.first_mut()
+    {
+        first.1 = "many".to_owned();
+    }
+    lines.sort();
+    lines
+}
+
+fn play(fen: &str, moves: &[&str]) -> Position {
+    let mut position = Position::from_fen(fen).expect("a valid FEN");
+    for text in moves {
+        let mv = position.parse_uci_move(text).expect("a legal move");
+        position = position.make_move(mv);
+    }
+    position
+}
+
+fn counted(depth: u32, bug: Bug) {
+    match bug {
+        Bug::Die => std::process::exit(3),
+        Bug::Hang => std::thread::sleep(std::time::Duration::from_secs(3600)),
+        _ => {}
+    }
+    let _ = depth;
+}
+
+fn uci(bug: Bug) {
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut position = Position::start();
+    let mut chess960 = false;
+    for line in stdin.lock().lines() {
+        let line = line.expect("stdin is text");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["uci"] => writeln!(stdout, "id name planted-bugs\nuciok").unwrap(),
+            ["isready"] => writeln!(stdout, "readyok").unwrap(),
+            ["setoption", "name", "UCI_Chess960", "value", value] => chess960 = *value == "true",
+            ["position", "startpos", rest @ ..] => {
+                position = play(gpu_movegen::START_FEN, rest.strip_prefix(&["moves"]).unwrap_or(&[]));
+            }
+            ["position", "fen", rest @ ..] => {
+                let split = rest.iter().position(|word| *word == "moves").unwrap_or(rest.len());
+                let moves = if split < rest.len() { &rest[split + 1..] } else { &[][..] };
+                position = play(&rest[..split].join(" "), moves);
+            }
+            ["go", "perft", depth] => {
+                let depth: u32 = depth.parse().expect("a depth");
+                counted(depth, bug);
+                let lines = divide(&position, depth, bug, chess960 || position.is_chess960());
+                let total: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
+                for (mv, count) in lines {
+                    writeln!(stdout, "{mv}: {count}").unwrap();
+                }
+                writeln!(stdout, "\nNodes searched: {total}\n").unwrap();
+            }
+            ["quit"] => return,
+            _ => {}
+        }
+        stdout.flush().unwrap();
+    }
+}
+
+fn main() {
+    let bug = Bug::from_environment();
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    if arguments.first().map(String::as_str) == Some("--uci") {
+        return uci(bug);
+    }
+    let [depth, fen, rest @ ..] = arguments.as_slice() else {
+        eprintln!("usage: planted_bugs --uci | planted_bugs DEPTH FEN [MOVES]");
+        std::process::exit(2);
+    };
+    let depth: u32 = depth.parse().expect("a depth");
+    let moves: Vec<&str> = rest.iter().flat_map(|moves| moves.split_whitespace()).collect();
+    let position = play(fen, &moves);
+    counted(depth, bug);
+    let lines = divide(&position, depth, bug, position.is_chess960());
+    let total: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
+    for (mv, count) in lines {
+        println!("{mv} {count}");
+    }
+    println!("\n{total}");
+}
