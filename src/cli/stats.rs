@@ -4,11 +4,11 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use gpu_movegen::chess::stats::{PerftStats, divide_stats, perft_stats_parallel};
+use gpu_movegen::chess::stats::{PerftStats, divide_stats_with, perft_stats};
 use gpu_movegen::{Move, Position};
 use serde_json::{Map, Value, json};
 
-use super::common::{Backend, CliError};
+use super::common::{Backend, CliError, Progress};
 
 /// What `perft --stats` was asked for.
 pub struct StatsRequest<'a> {
@@ -35,15 +35,17 @@ pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
     let pool = gpu_movegen::threads::pool(request.threads.map(|threads| threads as usize))
         .map_err(|error| CliError::Usage(format!("cannot start the worker threads: {error}")))?;
     let started = std::time::Instant::now();
+    // Counted by root move, so the progress bar moves as each finishes.
+    let progress = Progress::new(request.quiet || request.json);
     let (total, divided) = pool.install(|| {
-        if request.divide {
-            let divided = divide_stats(request.position, request.depth);
-            (divided.iter().map(|(_, stats)| *stats).sum(), Some(divided))
-        } else {
-            (perft_stats_parallel(request.position, request.depth), None)
+        if request.depth == 0 {
+            return (perft_stats(request.position, 0), None);
         }
+        let divided = divide_stats_with(request.position, request.depth, &progress);
+        (divided.iter().map(|(_, stats)| *stats).sum(), request.divide.then_some(divided))
     });
     let seconds = started.elapsed().as_secs_f64();
+    progress.finish(total.nodes, &format!("CPU, {} threads, leaves counted by kind", pool.current_num_threads()));
     let chess960 = request.chess960 || request.position.is_chess960();
     let mut stdout = std::io::stdout().lock();
     if request.json {
@@ -70,13 +72,6 @@ pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
     }
     for (name, value) in PerftStats::NAMES.iter().zip(total.columns()) {
         writeln!(stdout, "{name}: {value}")?;
-    }
-    if !request.quiet {
-        eprintln!(
-            "{} leaves counted by kind in {seconds:.3} s on the CPU, {} threads",
-            total.nodes,
-            pool.current_num_threads()
-        );
     }
     writeln!(stdout, "Nodes searched: {}", total.nodes)?;
     Ok(ExitCode::SUCCESS)
