@@ -34,6 +34,20 @@ fn gpu_search_finds_identical_results_on_gpu_and_cpu() {
     assert!(text.contains("negamax depth 1: 4 positions, identical on GPU and CPU"), "{text}");
 }
 
+/// Without a bug the planted_bugs engine counts as the crate does, in
+/// perftree's form: `move count` lines, a blank line, the total.
+#[test]
+fn planted_bugs_without_a_bug_counts_like_the_crate() {
+    let output =
+        Command::new(example("planted_bugs")).args(["2", gpu_movegen::START_FEN]).output().expect("the example runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 22, "{text}");
+    assert!(lines[..20].iter().all(|line| line.ends_with(" 20")), "{text}");
+    assert_eq!(lines[20..], ["", "400"]);
+}
+
 #[test]
 fn throughput_runs_every_section() {
     let folder = std::env::temp_dir().join(format!("gpu-movegen-throughput-{}", std::process::id()));
