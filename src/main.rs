@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use cli::chess::{PerftCommand, UniqueArgs, VerifyArgs};
+use cli::chess::{PerftCommand, VerifyArgs};
 use cli::common::{Backend, ShaderArgs};
+use cli::unique::UniqueArgs;
 
 #[derive(Parser)]
 #[command(
@@ -91,7 +92,7 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Perft(command) => cli::chess::run_perft_command(command),
-        Command::Unique(arguments) => cli::chess::run_unique(arguments),
+        Command::Unique(arguments) => cli::unique::run_unique(arguments),
         Command::Verify(arguments) => cli::chess::run_verify(arguments),
         Command::Info => cli::info::run_info(),
         Command::Perftree { depth, fen, moves, backend, chess960, shaders } => {

@@ -141,3 +141,34 @@ fn text_stats_name_every_column_then_the_total() {
     }
     assert!(text.ends_with("Nodes searched: 2812\n"), "{text}");
 }
+
+#[test]
+fn suite_json_counts_passes_and_lists_each_mismatch() {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-suite-json-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("suite.epd");
+    std::fs::write(&path, format!("{} ;D1 20 ;D2 400\n{KIWIPETE} ;D1 48 ;D2 2040\n", gpu_movegen::START_FEN)).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let output = run(&["perft", "--epd", &path, "--json", "--backend", "cpu", "-q"]);
+    assert_eq!(output.status.code(), Some(1), "a mismatch is exit code 1");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!((report["passed"].as_u64(), report["failed"].as_u64()), (Some(1), Some(1)), "{report}");
+    assert_eq!(report["nodes"], 20 + 400 + 48 + 2039);
+    let mismatches = report["mismatches"].as_array().unwrap();
+    assert_eq!(mismatches.len(), 1);
+    assert_eq!(mismatches[0]["line"], 2);
+    assert_eq!(mismatches[0]["fen"], KIWIPETE);
+    assert_eq!((mismatches[0]["depth"].as_u64(), mismatches[0]["expected"].as_u64()), (Some(2), Some(2040)));
+    assert_eq!(mismatches[0]["actual"], 2039);
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+#[test]
+fn unique_json_has_one_entry_a_ply() {
+    let report = json_of(&run(&["unique", "--depth", "3", "--json"]));
+    let plies = report["plies"].as_array().expect("a plies array");
+    let distinct: Vec<u64> = plies.iter().map(|ply| ply["distinct"].as_u64().unwrap()).collect();
+    assert_eq!(distinct, [20, 400, 5_362]);
+    assert_eq!(plies[2]["ply"], 3);
+    assert_eq!(report["depth"], 3);
+}

@@ -42,8 +42,9 @@ pub struct PerftArgs {
     #[arg(long, conflicts_with = "epd")]
     stats: bool,
     /// Print one JSON object on stdout instead of text (keys: fen, depth,
-    /// backend, seconds, nodes, the statistics with --stats, divide with --divide).
-    #[arg(long, conflicts_with = "epd")]
+    /// backend, seconds, nodes, the statistics with --stats, divide with
+    /// --divide; for --epd: passed, failed, nodes, seconds, mismatches).
+    #[arg(long)]
     json: bool,
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
@@ -134,27 +135,6 @@ pub enum PerftAction {
         /// The split's folder.
         folder: std::path::PathBuf,
     },
-}
-
-/// `gpu-movegen unique`: distinct positions per ply.
-#[derive(clap::Args)]
-pub struct UniqueArgs {
-    /// Root position (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Plies to go (at most 64).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=gpu_movegen::perft::MAX_DEPTH as i64))]
-    depth: u32,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Memory for the last ply's positions in MiB (more passes when it does
-    /// not fit; default: a quarter of physical memory).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1 << 22))]
-    memory: Option<u64>,
-    /// Where to run: the CPU (the GPU does not count distinct positions yet).
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    backend: Backend,
 }
 
 #[derive(clap::Args)]
@@ -309,7 +289,7 @@ fn merge(folder: &std::path::Path) -> Result<ExitCode, CliError> {
     }
 }
 
-fn parse_fen_argument(fen: Option<&str>) -> Result<Position, CliError> {
+pub(super) fn parse_fen_argument(fen: Option<&str>) -> Result<Position, CliError> {
     match fen {
         Some(fen) => Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}"))),
         None => Ok(Position::start()),
@@ -377,43 +357,6 @@ fn unit_progress(positions: u64, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
-pub fn run_unique(arguments: UniqueArgs) -> Result<ExitCode, CliError> {
-    let root = parse_fen_argument(arguments.fen.as_deref())?;
-    if matches!(arguments.backend, Backend::Gpu) {
-        return Err(CliError::Usage(
-            "unique runs on the CPU; the GPU does not count distinct positions yet (use --backend cpu or auto)".into(),
-        ));
-    }
-    let pool = super::common::thread_pool(arguments.threads)?;
-    let memory = match arguments.memory {
-        None => gpu_movegen::chess::unique::default_memory_bytes(),
-        Some(wanted) => {
-            if let Some(physical) = physical_mebibytes().filter(|physical| wanted > physical / 2) {
-                return Err(CliError::Usage(format!(
-                    "--memory {wanted} MiB is more than half of this machine's {physical} MiB of memory (16 to {})",
-                    physical / 2
-                )));
-            }
-            wanted << 20
-        }
-    };
-    let mut failure = None;
-    let counted = pool.install(|| {
-        gpu_movegen::chess::unique::unique_counts(&root, arguments.depth, memory, |ply, count| {
-            if failure.is_none() {
-                let mut stdout = std::io::stdout().lock();
-                failure = writeln!(stdout, "{ply} {count}").and_then(|()| stdout.flush()).err();
-            }
-        })
-    });
-    if let Some(error) = failure {
-        return Err(error.into());
-    }
-    counted.map(|()| ExitCode::SUCCESS).map_err(|error| {
-        CliError::Usage(format!("unique --depth {}: {error}; give --memory or a smaller depth", arguments.depth))
-    })
-}
-
 pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     let position = match &arguments.fen {
         Some(fen) => Some(Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}")))?),
@@ -461,7 +404,8 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     }
     let mut engine = Engine::open(arguments.counting, deepest)?;
     if let Some((entries, positions)) = suite {
-        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet);
+        let json = arguments.json;
+        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet, json);
     }
     let position = position.unwrap_or_default();
     super::common::note_if_endless(
@@ -566,9 +510,11 @@ fn run_suite(
     positions: &[Position],
     max_depth: Option<u32>,
     quiet: bool,
+    json: bool,
 ) -> Result<ExitCode, CliError> {
     let max_depth = max_depth.unwrap_or(u32::MAX);
     let progress = Progress::new(quiet);
+    let started = Instant::now();
     let mut depths: Vec<u32> =
         entries.iter().flat_map(|entry| entry.expected_up_to(max_depth)).map(|(depth, _)| depth).collect();
     depths.sort_unstable();
@@ -597,14 +543,35 @@ fn run_suite(
             }
         }
     }
+    let progress_seconds = started.elapsed().as_secs_f64();
     progress.finish(total_nodes, &engine.describe());
     let mut stdout = std::io::stdout().lock();
     mismatches.sort_unstable();
+    let failed = failed_entries.iter().filter(|failed| **failed).count();
+    if json {
+        let fen_of = |line: usize| entries.iter().find(|entry| entry.line == line).map(|entry| entry.fen.clone());
+        let listed: Vec<serde_json::Value> = mismatches
+            .iter()
+            .map(|(line, depth, expected, actual)| {
+                serde_json::json!({ "line": line, "fen": fen_of(*line), "depth": depth, "expected": expected, "actual": actual })
+            })
+            .collect();
+        let backend = if let Engine::Gpu(..) = engine { "gpu" } else { "cpu" };
+        let report = serde_json::json!({
+            "backend": backend,
+            "seconds": progress_seconds,
+            "nodes": total_nodes,
+            "passed": entries.len() - failed,
+            "failed": failed,
+            "mismatches": listed,
+        });
+        writeln!(stdout, "{report}")?;
+        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
     for (line, depth, expected, actual) in mismatches {
         let fen = &entries.iter().find(|entry| entry.line == line).expect("entry of a mismatch").fen;
         writeln!(stdout, "MISMATCH line {line}: {fen} depth {depth}: expected {expected}, got {actual}")?;
     }
-    let failed = failed_entries.iter().filter(|failed| **failed).count();
     writeln!(stdout, "{} passed, {failed} failed", entries.len() - failed)?;
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -8,3 +8,4 @@ pub mod go;
 pub mod info;
 pub mod shogi;
 pub mod stats;
+pub mod unique;
