@@ -41,6 +41,17 @@ fn build_id(folders: &[&str]) -> String {
     format!("{hash:016x}")
 }
 
+/// A `u64` static named `name` holding `parts` one after another, eight a line.
+fn write_table(source: &mut String, name: &str, parts: &[&[u64]]) {
+    let total: usize = parts.iter().map(|part| part.len()).sum();
+    writeln!(source, "pub(crate) static {name}: [u64; {total}] = [").unwrap();
+    for chunk in parts.concat().chunks(8) {
+        let line: Vec<String> = chunk.iter().map(|value| format!("{value:#x}")).collect();
+        writeln!(source, "    {},", line.join(", ")).unwrap();
+    }
+    writeln!(source, "];").unwrap();
+}
+
 /// The PEXT slider tables: rooks first, then bishops, in one array.
 fn pext_source() -> String {
     let (rook_entries, rook_table) = magic_search::pext_tables(true);
@@ -54,13 +65,7 @@ fn pext_source() -> String {
         }
         writeln!(source, "];").unwrap();
     }
-    let total = rook_table.len() + bishop_table.len();
-    writeln!(source, "pub(crate) static PEXT_TABLE: [u64; {total}] = [").unwrap();
-    for chunk in rook_table.iter().chain(&bishop_table).collect::<Vec<_>>().chunks(8) {
-        let line: Vec<String> = chunk.iter().map(|value| format!("{value:#x}")).collect();
-        writeln!(source, "    {},", line.join(", ")).unwrap();
-    }
-    writeln!(source, "];").unwrap();
+    write_table(&mut source, "PEXT_TABLE", &[&rook_table, &bishop_table]);
     source
 }
 
@@ -91,13 +96,7 @@ fn main() {
     write_entries("ROOK_MAGICS", &rook_entries, 0);
     write_entries("BISHOP_MAGICS", &bishop_entries, rook_table.len());
 
-    let total = rook_table.len() + bishop_table.len();
-    writeln!(source, "pub(crate) static SLIDER_TABLE: [u64; {total}] = [").unwrap();
-    for chunk in rook_table.iter().chain(&bishop_table).collect::<Vec<_>>().chunks(8) {
-        let line: Vec<String> = chunk.iter().map(|value| format!("{value:#x}")).collect();
-        writeln!(source, "    {},", line.join(", ")).unwrap();
-    }
-    writeln!(source, "];").unwrap();
+    write_table(&mut source, "SLIDER_TABLE", &[&rook_table, &bishop_table]);
 
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("magic_tables.rs"), source).expect("write magic_tables.rs");

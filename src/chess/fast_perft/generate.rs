@@ -86,9 +86,13 @@ fn attacked<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks, square:
     let leapers = PAWN_ATTACKS[C::US][square] & node.pieces[PAWN]
         | KNIGHT_ATTACKS[square] & node.pieces[KNIGHT]
         | KING_ATTACKS[square] & node.pieces[KING];
-    if leapers & masks.theirs != 0 {
-        return true;
-    }
+    leapers & masks.theirs != 0 || slider_attacked(sliders, masks, square, occupied)
+}
+
+/// Whether one of their sliders attacks `square` through `occupied`; a
+/// look-up only when one of them stands on the square's lines.
+#[inline(always)]
+fn slider_attacked<S: Sliders>(sliders: S, masks: &Masks, square: usize, occupied: u64) -> bool {
     let diagonal = BISHOP_RAYS[square] & masks.their_diagonal;
     if diagonal != 0 && sliders.bishop(square, occupied) & diagonal != 0 {
         return true;
@@ -199,12 +203,7 @@ fn king_steps<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks, candi
     }
     let mut safe = 0;
     for step in bits(left) {
-        let square = square_of(step);
-        let diagonal = BISHOP_RAYS[square] & masks.their_diagonal;
-        let straight = ROOK_RAYS[square] & masks.their_straight;
-        if (diagonal == 0 || sliders.bishop(square, occupied) & diagonal == 0)
-            && (straight == 0 || sliders.rook(square, occupied) & straight == 0)
-        {
+        if !slider_attacked(sliders, masks, square_of(step), occupied) {
             safe |= step;
         }
     }
@@ -220,9 +219,7 @@ fn en_passant_is_legal<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Mas
     if masks.checkers & !victim & (node.pieces[PAWN] | node.pieces[KNIGHT]) != 0 {
         return false;
     }
-    let occupied = masks.occupied ^ from ^ to ^ victim;
-    sliders.rook(masks.king, occupied) & masks.their_straight == 0
-        && sliders.bishop(masks.king, occupied) & masks.their_diagonal == 0
+    !slider_attacked(sliders, masks, masks.king, masks.occupied ^ from ^ to ^ victim)
 }
 
 /// The pawns' destinations, set-wise: pushes of unpinned pawns and of pawns

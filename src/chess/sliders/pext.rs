@@ -8,6 +8,19 @@ use super::magic_search::PextEntry;
 
 include!(concat!(env!("OUT_DIR"), "/pext_tables.rs"));
 
+/// # Safety
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn lookup(entry: &PextEntry, occupied: u64) -> u64 {
+    // SAFETY: the caller vouches for BMI2; `pext` under a mask of n bits is
+    // below 2^n, and build.rs gives each square 2^n entries from its offset.
+    unsafe {
+        let index = std::arch::x86_64::_pext_u64(occupied, entry.mask) as usize;
+        *PEXT_TABLE.get_unchecked(entry.offset as usize + index)
+    }
+}
+
 /// Rook attacks from `square` (0..64).
 ///
 /// # Safety
@@ -15,13 +28,8 @@ include!(concat!(env!("OUT_DIR"), "/pext_tables.rs"));
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub unsafe fn rook_attacks(square: u8, occupied: u64) -> u64 {
-    let entry = &ROOK_PEXT[square as usize & 63];
-    // SAFETY: the caller vouches for BMI2; `pext` under a mask of n bits is
-    // below 2^n, and build.rs gives each square 2^n entries from its offset.
-    unsafe {
-        let index = std::arch::x86_64::_pext_u64(occupied, entry.mask) as usize;
-        *PEXT_TABLE.get_unchecked(entry.offset as usize + index)
-    }
+    // SAFETY: the caller vouches for BMI2.
+    unsafe { lookup(&ROOK_PEXT[square as usize & 63], occupied) }
 }
 
 /// Bishop attacks from `square` (0..64).
@@ -31,13 +39,8 @@ pub unsafe fn rook_attacks(square: u8, occupied: u64) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub unsafe fn bishop_attacks(square: u8, occupied: u64) -> u64 {
-    let entry = &BISHOP_PEXT[square as usize & 63];
-    // SAFETY: the caller vouches for BMI2; `pext` under a mask of n bits is
-    // below 2^n, and build.rs gives each square 2^n entries from its offset.
-    unsafe {
-        let index = std::arch::x86_64::_pext_u64(occupied, entry.mask) as usize;
-        *PEXT_TABLE.get_unchecked(entry.offset as usize + index)
-    }
+    // SAFETY: the caller vouches for BMI2.
+    unsafe { lookup(&BISHOP_PEXT[square as usize & 63], occupied) }
 }
 
 /// What `pext` computes, bit by bit: the bits of `value` under `mask`,
@@ -58,12 +61,14 @@ pub fn software_pext(value: u64, mut mask: u64) -> u64 {
 
 /// Rook attacks through the PEXT tables on any processor (slow; for tests).
 pub fn rook_attacks_portable(square: u8, occupied: u64) -> u64 {
-    let entry = &ROOK_PEXT[square as usize & 63];
-    PEXT_TABLE[entry.offset as usize + software_pext(occupied, entry.mask) as usize]
+    portable_lookup(&ROOK_PEXT[square as usize & 63], occupied)
 }
 
 /// Bishop attacks through the PEXT tables on any processor (slow; for tests).
 pub fn bishop_attacks_portable(square: u8, occupied: u64) -> u64 {
-    let entry = &BISHOP_PEXT[square as usize & 63];
+    portable_lookup(&BISHOP_PEXT[square as usize & 63], occupied)
+}
+
+fn portable_lookup(entry: &PextEntry, occupied: u64) -> u64 {
     PEXT_TABLE[entry.offset as usize + software_pext(occupied, entry.mask) as usize]
 }
