@@ -10,6 +10,7 @@
 //! - `garbage-count`: the first move's count is the word `many`;
 //! - `die`: the engine exits when asked to count;
 //! - `hang`: the engine never answers a count;
+//! - `binary`: the perftree answer ends in bytes that are not UTF-8;
 //! - anything else (or unset): no bug, the crate's own counts.
 //!
 //! ```text
@@ -29,6 +30,7 @@ enum Bug {
     GarbageCount,
     Die,
     Hang,
+    Binary,
     None,
 }
 
@@ -42,6 +44,7 @@ impl Bug {
             Ok("garbage-count") => Bug::GarbageCount,
             Ok("die") => Bug::Die,
             Ok("hang") => Bug::Hang,
+            Ok("binary") => Bug::Binary,
             _ => Bug::None,
         }
     }
@@ -178,8 +181,12 @@ fn main() {
     counted(depth, bug);
     let lines = divide(&position, depth, bug, position.is_chess960());
     let total: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
-    for (mv, count) in lines {
-        println!("{mv} {count}");
+    let mut stdout = std::io::stdout();
+    for (mv, count) in &lines {
+        writeln!(stdout, "{mv} {count}").unwrap();
     }
-    println!("\n{total}");
+    if bug == Bug::Binary {
+        stdout.write_all(b"e2e4 \xff\xfe\n").unwrap();
+    }
+    writeln!(stdout, "\n{total}").unwrap();
 }

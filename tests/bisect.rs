@@ -187,5 +187,6 @@ fn engines_that_fail_are_clear_errors() {
         "within 1 s",
     );
     assert!(started.elapsed() < Duration::from_secs(20), "the timeouts took {:?}", started.elapsed());
+    assert_refused(&bisect(&["--engine", &engine, "--protocol", "perftree", "--depth", "2"], "binary"), "not UTF-8");
     assert_refused(&bisect(&["--engine", &uci, "--depth", "2", "--moves", "e2e5"], "none"), "--moves");
 }

@@ -321,8 +321,13 @@ fn run_once(program: &str, arguments: &[String], extra: &[String], timeout: Dura
         .stderr(Stdio::null())
         .spawn()
         .map_err(|error| CliError::Usage(format!("cannot start the engine '{}': {error}", escape_controls(program))))?;
-    let output = child.stdout.take().expect("stdout was piped");
-    let reader = std::thread::spawn(move || BufReader::new(output).lines().map_while(Result::ok).collect::<Vec<_>>());
+    let mut output = child.stdout.take().expect("stdout was piped");
+    // Read whole, so that output cut short by a read error or bytes that
+    // are not text is an error, never a shorter divide.
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut output, &mut bytes).map(|_| bytes)
+    });
     let deadline = Instant::now() + timeout;
     let status = loop {
         match child.try_wait() {
@@ -336,11 +341,17 @@ fn run_once(program: &str, arguments: &[String], extra: &[String], timeout: Dura
             Err(error) => return Err(CliError::Usage(format!("cannot wait for the engine: {error}"))),
         }
     };
-    let lines = reader.join().unwrap_or_default();
     if !status.success() {
         return Err(CliError::Usage(format!("the engine failed ({status}) on depth {}", extra[0])));
     }
-    Ok(lines)
+    let bytes = reader
+        .join()
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| CliError::Usage("the engine's output could not be read".to_owned()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| CliError::Usage("the engine's output is not UTF-8 text".to_owned()))?;
+    Ok(text.lines().map(str::to_owned).collect())
 }
 
 /// `move<separator>count` lines; blank lines, the total and any other
