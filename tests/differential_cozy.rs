@@ -1,6 +1,6 @@
 //! The CPU reference against cozy-chess on positions reached by seeded
 //! random play, standard chess and Chess960: the same legal moves at depth 1
-//! and the same perft(3).
+//! and the same perft(3), and the same perft statistics.
 
 mod common;
 
@@ -117,4 +117,74 @@ fn chess960_move_sets_and_perft3_match_cozy_chess_on_random_positions() {
         special.iter().zip(minimum).all(|(&count, minimum)| count >= minimum),
         "too few special positions: {special:?}"
     );
+}
+
+/// The nine statistics columns below `board`, counted with cozy-chess alone:
+/// the peer's moves, captures, checkers and game status.
+fn cozy_stats(board: &cozy_chess::Board, depth: u32) -> [u64; 9] {
+    use cozy_chess::{GameStatus, Piece};
+    let mut columns = [0u64; 9];
+    board.generate_moves(|piece_moves| {
+        for mv in piece_moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            if depth > 1 {
+                let below = cozy_stats(&child, depth - 1);
+                columns.iter_mut().zip(below).for_each(|(column, value)| *column += value);
+                continue;
+            }
+            let us = board.side_to_move();
+            // cozy-chess writes castling as the king taking its own rook.
+            let castling = piece_moves.piece == Piece::King && board.colors(us).has(mv.to);
+            let en_passant =
+                piece_moves.piece == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to);
+            let capture = en_passant || (!castling && board.colors(!us).has(mv.to));
+            // The square the piece that moved stands on now: for castling, the rook's.
+            let arrived = if castling {
+                let file = if mv.to.file() > mv.from.file() { cozy_chess::File::F } else { cozy_chess::File::D };
+                cozy_chess::Square::new(file, mv.from.rank())
+            } else {
+                mv.to
+            };
+            let checkers = child.checkers();
+            let row = [
+                1,
+                u64::from(capture),
+                u64::from(en_passant),
+                u64::from(castling),
+                u64::from(mv.promotion.is_some()),
+                u64::from(!checkers.is_empty()),
+                u64::from(!checkers.is_empty() && !checkers.has(arrived)),
+                u64::from(checkers.len() > 1),
+                u64::from(child.status() == GameStatus::Won),
+            ];
+            columns.iter_mut().zip(row).for_each(|(column, value)| *column += value);
+        }
+        false
+    });
+    columns
+}
+
+#[test]
+fn perft_statistics_match_cozy_chess_on_random_positions() {
+    // Standard and Chess960 roots, walked at random; positions in check or
+    // with an en passant square on the way are kept too.
+    let mut roots = vec![Position::start()];
+    roots.extend(common::suite_positions());
+    roots.extend(common::chess960_starts().into_iter().step_by(8));
+    let mut positions = common::random_walks(&roots, 6, 60, 0x57a7_2026, |position| {
+        position.in_check() || position.en_passant().is_some()
+    });
+    positions.extend(&roots);
+    assert!(positions.len() >= 2_000, "{}", positions.len());
+    let mut totals = [0u64; 9];
+    for position in &positions {
+        let chess960 = position.is_chess960();
+        let peer = cozy_stats(&cozy_board(position, chess960), 2);
+        let ours = gpu_movegen::chess::stats::perft_stats(position, 2).columns();
+        assert_eq!(ours, peer, "perft(2) statistics differ in {}", position.to_fen());
+        totals.iter_mut().zip(peer).for_each(|(total, value)| *total += value);
+    }
+    // Every column must be exercised, or agreeing proves little.
+    assert!(totals.iter().all(|&total| total > 0), "a column is never counted: {totals:?}");
 }

@@ -390,7 +390,7 @@ fn every_kernel_validates_and_every_module_has_a_header() {
         assert_eq!(module.path.contains("/kernels/"), module.kind == ModuleKind::Kernels, "{}", module.path);
         kernels += usize::from(module.kind == ModuleKind::Kernels);
     }
-    assert_eq!(kernels, 3);
+    assert_eq!(kernels, 4);
 }
 
 #[test]

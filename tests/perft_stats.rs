@@ -5,35 +5,13 @@
 
 mod common;
 
-use common::{random_positions, suite_positions};
+use common::{KIWIPETE, POSITION_3, POSITION_4, PUBLISHED_STATISTICS, random_positions, suite_positions};
 use gpu_movegen::chess::stats::{PerftStats, divide_stats, perft_stats, perft_stats_parallel};
 use gpu_movegen::{Position, perft};
 
-const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-/// (FEN, depth, the nine columns), from the wiki's tables.
-const PUBLISHED: [(&str, u32, [u64; 9]); 14] = [
-    (gpu_movegen::START_FEN, 3, [8_902, 34, 0, 0, 0, 12, 0, 0, 0]),
-    (gpu_movegen::START_FEN, 4, [197_281, 1_576, 0, 0, 0, 469, 0, 0, 8]),
-    (gpu_movegen::START_FEN, 5, [4_865_609, 82_719, 258, 0, 0, 27_351, 6, 0, 347]),
-    (KIWIPETE, 1, [48, 8, 0, 2, 0, 0, 0, 0, 0]),
-    (KIWIPETE, 2, [2_039, 351, 1, 91, 0, 3, 0, 0, 0]),
-    (KIWIPETE, 3, [97_862, 17_102, 45, 3_162, 0, 993, 0, 0, 1]),
-    (KIWIPETE, 4, [4_085_603, 757_163, 1_929, 128_013, 15_172, 25_523, 42, 6, 43]),
-    (POSITION_3, 3, [2_812, 209, 2, 0, 0, 267, 3, 0, 0]),
-    (POSITION_3, 4, [43_238, 3_348, 123, 0, 0, 1_680, 106, 0, 17]),
-    (POSITION_3, 5, [674_624, 52_051, 1_165, 0, 0, 52_950, 1_292, 3, 0]),
-    (POSITION_4, 1, [6, 0, 0, 0, 0, 0, 0, 0, 0]),
-    (POSITION_4, 2, [264, 87, 0, 6, 48, 10, 0, 0, 0]),
-    (POSITION_4, 3, [9_467, 1_021, 4, 0, 120, 38, 2, 0, 22]),
-    (POSITION_4, 4, [422_333, 131_393, 0, 7_795, 60_032, 15_492, 19, 0, 5]),
-];
-
 #[test]
 fn statistics_match_the_published_tables() {
-    for (fen, depth, expected) in PUBLISHED {
+    for (fen, depth, expected) in PUBLISHED_STATISTICS {
         let position = Position::from_fen(fen).unwrap();
         let stats = perft_stats_parallel(&position, depth);
         assert_eq!(stats.columns(), expected, "{fen} depth {depth}: {stats:?}");
@@ -55,7 +33,7 @@ fn divided_statistics_sum_to_the_whole_and_single_thread_agrees() {
     assert_eq!(divided.len(), 48);
     let total: PerftStats = divided.iter().map(|(_, stats)| *stats).sum();
     assert_eq!(total, perft_stats(&position, 3));
-    assert_eq!(total.columns(), PUBLISHED[5].2);
+    assert_eq!(total.columns(), PUBLISHED_STATISTICS[5].2);
 }
 
 #[test]
@@ -88,7 +66,7 @@ fn json_of(output: &std::process::Output) -> serde_json::Value {
 fn perft_stats_json_prints_the_published_columns() {
     let output = run(&["perft", "--stats", "--json", "--backend", "cpu", "--depth", "4", "--fen", KIWIPETE]);
     let report = json_of(&output);
-    for (name, expected) in PerftStats::NAMES.iter().zip(PUBLISHED[6].2) {
+    for (name, expected) in PerftStats::NAMES.iter().zip(PUBLISHED_STATISTICS[6].2) {
         assert_eq!(report[name], expected, "{name} in {report}");
     }
     assert_eq!(report["depth"], 4);
@@ -123,12 +101,59 @@ fn plain_perft_json_carries_the_count_and_the_divide() {
 }
 
 #[test]
-fn stats_on_the_gpu_backend_is_refused_with_exit_code_two() {
-    let output = run(&["perft", "--stats", "--backend", "gpu", "--depth", "2"]);
-    assert_eq!(output.status.code(), Some(2));
-    let message = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(message.lines().filter(|line| line.starts_with("error")).count(), 1, "{message}");
-    assert!(message.contains("--stats counts on the CPU"), "{message}");
+fn gpu_stats_json_equals_the_cpu_column_for_column_and_move_for_move() {
+    for fen in [POSITION_4, KIWIPETE] {
+        let arguments = ["perft", "--stats", "--json", "--divide", "--depth", "3", "--fen", fen, "-q", "--backend"];
+        let [mut gpu, mut cpu] = ["gpu", "cpu"].map(|backend| json_of(&run(&[&arguments[..], &[backend]].concat())));
+        assert_eq!((gpu["backend"].as_str(), cpu["backend"].as_str()), (Some("gpu"), Some("cpu")));
+        for report in [&mut gpu, &mut cpu] {
+            let object = report.as_object_mut().unwrap();
+            object.remove("backend");
+            object.remove("seconds");
+        }
+        assert_eq!(gpu, cpu, "{fen}");
+    }
+}
+
+#[test]
+fn the_statistics_table_counts_what_the_plain_recursion_counts() {
+    use gpu_movegen::chess::cpu_perft::CpuPerft;
+    let mut hashed = CpuPerft::builder().threads(2).hash_mebibytes(4).statistics(true).build(5).unwrap();
+    let mut plain = CpuPerft::builder().threads(2).hash_mebibytes(0).statistics(true).build(5).unwrap();
+    assert!(hashed.describe().contains("statistics table"), "{}", hashed.describe());
+    for (fen, depth, expected) in PUBLISHED_STATISTICS {
+        let position = Position::from_fen(fen).unwrap();
+        assert_eq!(hashed.perft_stats(&[position], depth, &())[0].columns(), expected, "{fen} depth {depth}");
+    }
+    let positions = random_positions(&[Position::start(), Position::from_fen(KIWIPETE).unwrap()], 20, 40, 77);
+    assert_eq!(hashed.perft_stats(&positions, 4, &()), plain.perft_stats(&positions, 4, &()));
+    let position = Position::from_fen(POSITION_3).unwrap();
+    assert_eq!(hashed.divide_stats(&position, 5, &()), divide_stats(&position, 5));
+}
+
+#[test]
+fn suite_stats_list_every_count_by_kind_and_still_fail_on_a_mismatch() {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-suite-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("suite.epd");
+    std::fs::write(&path, format!("{POSITION_4} ;D1 6 ;D2 264 ;D3 9467\n{KIWIPETE} ;D1 48 ;D2 2040\n")).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    for backend in ["cpu", "gpu"] {
+        let output = run(&["perft", "--epd", &path, "--stats", "--json", "--backend", backend, "-q"]);
+        assert_eq!(output.status.code(), Some(1), "{backend}: a mismatch is exit code 1");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+        let results = report["results"].as_array().expect("a results array");
+        assert_eq!(results.len(), 5, "{report}");
+        let position_4 = results.iter().find(|result| result["line"] == 1 && result["depth"] == 3).unwrap();
+        for (name, expected) in PerftStats::NAMES.iter().zip(PUBLISHED_STATISTICS[12].2) {
+            assert_eq!(position_4[name], expected, "{backend}: {name} in {position_4}");
+        }
+        assert_eq!(report["mismatches"][0]["actual"], 2039, "{backend}: {report}");
+    }
+    let text = run(&["perft", "--epd", &path, "--stats", "--backend", "cpu", "-q"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("\n1 3 9467 1021 4 0 120 38 2 0 22\n"), "{text}");
+    assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
 }
 
 #[test]
@@ -136,7 +161,7 @@ fn text_stats_name_every_column_then_the_total() {
     let output = run(&["perft", "--stats", "--depth", "3", "--fen", POSITION_3, "-q"]);
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
-    for (name, value) in PerftStats::NAMES.iter().zip(PUBLISHED[7].2) {
+    for (name, value) in PerftStats::NAMES.iter().zip(PUBLISHED_STATISTICS[7].2) {
         assert!(text.contains(&format!("{name}: {value}\n")), "{name} in {text}");
     }
     assert!(text.ends_with("Nodes searched: 2812\n"), "{text}");

@@ -124,6 +124,42 @@ fn a_killed_run_leaves_no_result_and_the_next_run_counts() {
 }
 
 #[test]
+fn units_counted_with_statistics_merge_to_the_published_table() {
+    let out = folder("stats");
+    split(&out, "4", "5");
+    let unit = |index: usize| out.join(format!("unit-{index:04}")).display().to_string();
+    // One unit counted plainly first: merge then prints nodes alone, and
+    // run-unit --stats counts that unit again rather than call it done.
+    let plain = run(&["perft", "run-unit", "--backend", "cpu", "-q", &unit(0)]);
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    for (index, backend) in ["cpu", "gpu", "cpu", "gpu"].into_iter().enumerate() {
+        let output = run(&["perft", "run-unit", "--backend", backend, "-q", &unit(index + 1)]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+    }
+    let merged = text(&merge(&out).stdout);
+    assert_eq!(merged.trim(), "Nodes searched: 4085603", "{merged}");
+    for (index, backend) in ["gpu", "cpu", "gpu", "cpu", "gpu"].into_iter().enumerate() {
+        let output = run(&["perft", "run-unit", "--stats", "--backend", backend, "-q", &unit(index)]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert!(!text(&output.stdout).contains("already counted"), "{}", text(&output.stdout));
+    }
+    let again = run(&["perft", "run-unit", "--stats", "--backend", "cpu", "-q", &unit(2)]);
+    assert!(text(&again.stdout).contains("already counted"), "{}", text(&again.stdout));
+    let merged = merge(&out);
+    assert!(merged.status.success(), "{}", text(&merged.stdout));
+    // Kiwipete perft(4) in the chessprogramming wiki's table.
+    let expected = "nodes: 4085603\ncaptures: 757163\nen_passant: 1929\ncastles: 128013\npromotions: 15172\n\
+                    checks: 25523\ndiscovered_checks: 42\ndouble_checks: 6\ncheckmates: 43\nNodes searched: 4085603\n";
+    assert_eq!(text(&merged.stdout), expected);
+    // A split at the full depth leaves no move to take statistics of.
+    let full = folder("stats-full");
+    split(&full, "2", "1");
+    let refused = run(&["perft", "run-unit", "--stats", "-q", &full.join("unit-0000").display().to_string()]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("at least one ply below the split"), "{}", text(&refused.stderr));
+}
+
+#[test]
 fn split_and_merge_refuse_bad_input_with_exit_code_two() {
     let out = folder("bad");
     for (arguments, words) in [

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::chess::board::Move;
 use crate::chess::perft;
 use crate::chess::position::Position;
+use crate::chess::stats::{self, PerftStats, StatsTable};
 use crate::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
 
 /// What a long count reports as it goes; every method has a no-op default,
@@ -48,6 +49,7 @@ pub enum CpuPerftError {
 pub struct CpuPerftBuilder {
     threads: Option<usize>,
     hash_mebibytes: Option<u64>,
+    statistics: bool,
 }
 
 impl CpuPerftBuilder {
@@ -65,6 +67,13 @@ impl CpuPerftBuilder {
         self
     }
 
+    /// Make the table one of statistics, for [`CpuPerft::perft_stats`]
+    /// (plain counts then run without a table).
+    pub fn statistics(mut self, statistics: bool) -> CpuPerftBuilder {
+        self.statistics = statistics;
+        self
+    }
+
     /// The engine, for counts up to `deepest` plies (which sizes the default table).
     pub fn build(self, deepest: u32) -> Result<CpuPerft, CpuPerftError> {
         let pool = crate::threads::pool(self.threads)?;
@@ -78,11 +87,20 @@ impl CpuPerftBuilder {
             };
             needed.min(default_mebibytes())
         });
-        let table = match mebibytes {
-            0 => None,
-            _ => Some(Arc::new(TranspositionTable::with_mebibytes(mebibytes).ok_or(CpuPerftError::Table(mebibytes))?)),
-        };
-        Ok(CpuPerft { pool, table })
+        let (mut table, mut stats_table) = (None, None);
+        match (mebibytes, self.statistics) {
+            (0, _) => {}
+            (_, false) => {
+                table = Some(Arc::new(
+                    TranspositionTable::with_mebibytes(mebibytes).ok_or(CpuPerftError::Table(mebibytes))?,
+                ))
+            }
+            (_, true) => {
+                stats_table =
+                    Some(Arc::new(StatsTable::with_mebibytes(mebibytes).ok_or(CpuPerftError::Table(mebibytes))?))
+            }
+        }
+        Ok(CpuPerft { pool, table, stats_table })
     }
 }
 
@@ -90,6 +108,7 @@ impl CpuPerftBuilder {
 pub struct CpuPerft {
     pool: rayon::ThreadPool,
     table: Option<Arc<TranspositionTable>>,
+    stats_table: Option<Arc<StatsTable>>,
 }
 
 impl CpuPerft {
@@ -103,7 +122,8 @@ impl CpuPerft {
 
     /// The transposition table's size in bytes, when there is one.
     pub fn table_bytes(&self) -> Option<u64> {
-        self.table.as_ref().map(|table| table.bytes())
+        let stats = self.stats_table.as_ref().map(|table| table.bytes());
+        self.table.as_ref().map(|table| table.bytes()).or(stats)
     }
 
     /// "CPU, N threads, pext sliders[, M MiB transposition table]".
@@ -112,7 +132,8 @@ impl CpuPerft {
         match self.table_bytes() {
             None => format!("CPU, {} threads, {sliders} sliders", self.threads()),
             Some(bytes) => {
-                format!("CPU, {} threads, {sliders} sliders, {} MiB transposition table", self.threads(), bytes >> 20)
+                let kind = if self.stats_table.is_some() { "statistics" } else { "transposition" };
+                format!("CPU, {} threads, {sliders} sliders, {} MiB {kind} table", self.threads(), bytes >> 20)
             }
         }
     }
@@ -155,6 +176,58 @@ impl CpuPerft {
             Ok::<_, std::convert::Infallible>(self.perft(children, below, progress))
         })
         .unwrap_or_else(|never| match never {})
+    }
+
+    /// The statistics of every root's leaves `depth` plies below it, the
+    /// root moves of each spread over the threads (with the statistics table
+    /// when the engine was built with one).
+    pub fn perft_stats(&mut self, roots: &[Position], depth: u32, progress: &dyn PerftProgress) -> Vec<PerftStats> {
+        let table = self.stats_table.as_deref();
+        self.pool.install(|| {
+            roots
+                .iter()
+                .map(|root| {
+                    if depth < 2 {
+                        let stats = stats::perft_stats(root, depth);
+                        progress.add(stats.nodes);
+                        return stats;
+                    }
+                    let moves = root.legal_moves();
+                    progress.add_parts(moves.len() as u64);
+                    moves
+                        .par_iter()
+                        .map(|mv| {
+                            let child = root.make_move(*mv);
+                            let stats = match table {
+                                Some(table) => stats::perft_stats_hashed_parallel(&child, depth - 1, table),
+                                None => stats::perft_stats_parallel(&child, depth - 1),
+                            };
+                            progress.part_done(stats.nodes);
+                            stats
+                        })
+                        .sum()
+                })
+                .collect()
+        })
+    }
+
+    /// The statistics below each root move, sorted by the move's UCI text.
+    pub fn divide_stats(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &dyn PerftProgress,
+    ) -> Vec<(Move, PerftStats)> {
+        // At depth 1 the leaves are the root moves themselves.
+        if depth <= 1 {
+            return stats::divide_stats(position, depth);
+        }
+        let moves = position.legal_moves();
+        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+        let counted = self.perft_stats(&children, depth - 1, progress);
+        let mut divided: Vec<(Move, PerftStats)> = moves.into_iter().zip(counted).collect();
+        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+        divided
     }
 
     /// Runs `work` on this engine's threads (for callers that count their own way).

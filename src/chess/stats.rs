@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use crate::chess::board::{Move, MoveKind, Square};
 use crate::chess::cpu_perft::PerftProgress;
 use crate::chess::position::Position;
+use crate::chess::transposition::PositionKey;
 
 /// The leaves below a position, counted by kind. Each column counts the
 /// last move of a leaf: a promotion counts once per piece chosen; a check
@@ -57,6 +58,23 @@ impl PerftStats {
         ]
     }
 
+    /// The statistics from nine numbers in the order of [`PerftStats::NAMES`]
+    /// (missing numbers are 0).
+    pub fn from_columns(columns: &[u64]) -> PerftStats {
+        let column = |index: usize| columns.get(index).copied().unwrap_or(0);
+        PerftStats {
+            nodes: column(0),
+            captures: column(1),
+            en_passant: column(2),
+            castles: column(3),
+            promotions: column(4),
+            checks: column(5),
+            discovered_checks: column(6),
+            double_checks: column(7),
+            checkmates: column(8),
+        }
+    }
+
     /// The statistics of one leaf: `mv`, played from `position`, leading to `child`.
     fn of_leaf(position: &Position, mv: Move, child: &Position) -> PerftStats {
         let kind = mv.kind();
@@ -98,17 +116,7 @@ impl Add for PerftStats {
     fn add(self, other: PerftStats) -> PerftStats {
         let [a, b] = [self.columns(), other.columns()];
         let sum: [u64; 9] = std::array::from_fn(|index| a[index] + b[index]);
-        PerftStats {
-            nodes: sum[0],
-            captures: sum[1],
-            en_passant: sum[2],
-            castles: sum[3],
-            promotions: sum[4],
-            checks: sum[5],
-            discovered_checks: sum[6],
-            double_checks: sum[7],
-            checkmates: sum[8],
-        }
+        PerftStats::from_columns(&sum)
     }
 }
 
@@ -188,4 +196,97 @@ pub fn divide_stats_with(position: &Position, depth: u32, progress: &dyn PerftPr
         .collect();
     divided.sort_by_cached_key(|(mv, _)| mv.to_string());
     divided
+}
+
+/// A transposition table of statistics: the nine columns of a subtree, kept
+/// apart from the count table so that plain perft never pays for their
+/// size. One entry a slot behind its own lock: an entry is eleven words, too
+/// many to check against torn writes the way the count table does.
+pub struct StatsTable {
+    entries: Vec<std::sync::Mutex<Option<StatsEntry>>>,
+}
+
+#[derive(Clone, Copy)]
+struct StatsEntry {
+    key: PositionKey,
+    depth: u32,
+    stats: PerftStats,
+}
+
+impl StatsTable {
+    /// A table of about `mebibytes` MiB; `None` for 0 or when it cannot be allocated.
+    pub fn with_mebibytes(mebibytes: u64) -> Option<StatsTable> {
+        if mebibytes == 0 {
+            return None;
+        }
+        let slot = size_of::<std::sync::Mutex<Option<StatsEntry>>>() as u64;
+        let slots = (mebibytes.saturating_mul(1 << 20) / slot).max(1);
+        // A power of two, so a key picks its slot with a mask.
+        let slots = 1usize << (63 - slots.leading_zeros());
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(slots).ok()?;
+        entries.resize_with(slots, || std::sync::Mutex::new(None));
+        Some(StatsTable { entries })
+    }
+
+    /// Bytes the table holds.
+    pub fn bytes(&self) -> u64 {
+        (self.entries.len() * size_of::<std::sync::Mutex<Option<StatsEntry>>>()) as u64
+    }
+
+    fn slot(&self, key: PositionKey) -> &std::sync::Mutex<Option<StatsEntry>> {
+        &self.entries[key.0 as usize & (self.entries.len() - 1)]
+    }
+
+    fn probe(&self, key: PositionKey, depth: u32) -> Option<PerftStats> {
+        let entry = *self.slot(key).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        entry.filter(|entry| entry.key == key && entry.depth == depth).map(|entry| entry.stats)
+    }
+
+    /// Keeps the deeper (costlier) subtree of the two.
+    fn store(&self, key: PositionKey, depth: u32, stats: PerftStats) {
+        let mut slot = self.slot(key).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.is_none_or(|entry| entry.depth <= depth) {
+            *slot = Some(StatsEntry { key, depth, stats });
+        }
+    }
+}
+
+/// [`perft_stats`] with `table`, on this thread.
+pub fn perft_stats_hashed(position: &Position, depth: u32, table: &StatsTable) -> PerftStats {
+    // Two plies cost less to count than to look up.
+    if depth <= 2 {
+        return perft_stats(position, depth);
+    }
+    let key = PositionKey::of(position);
+    if let Some(stats) = table.probe(key, depth) {
+        return stats;
+    }
+    let mut stats = PerftStats::default();
+    let special = position.special_squares();
+    position.generate_piece_moves(|piece_moves| {
+        piece_moves.for_each_move(special, |mv| {
+            stats += perft_stats_hashed(&position.make_move_of(piece_moves.piece, mv), depth - 1, table);
+        });
+    });
+    table.store(key, depth, stats);
+    stats
+}
+
+/// [`perft_stats_hashed`] with subtrees spread over the current rayon pool.
+pub fn perft_stats_hashed_parallel(position: &Position, depth: u32, table: &StatsTable) -> PerftStats {
+    if depth < PARALLEL_MIN_DEPTH {
+        return perft_stats_hashed(position, depth, table);
+    }
+    let key = PositionKey::of(position);
+    if let Some(stats) = table.probe(key, depth) {
+        return stats;
+    }
+    let stats = position
+        .legal_moves()
+        .par_iter()
+        .map(|mv| perft_stats_hashed_parallel(&position.make_move(*mv), depth - 1, table))
+        .sum();
+    table.store(key, depth, stats);
+    stats
 }

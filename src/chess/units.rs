@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::chess::position::Position;
+use crate::chess::stats::PerftStats;
 use crate::chess::unique::Level;
 use crate::files::read_text;
 
@@ -274,8 +275,23 @@ pub fn result_path(unit: &Path) -> PathBuf {
     unit.with_file_name(name)
 }
 
+/// What a result file holds: the unit's nodes and, when it was counted with
+/// statistics, the nine columns of [`PerftStats::NAMES`], nodes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitResult {
+    pub nodes: u128,
+    pub statistics: Option<[u128; STATISTICS_COLUMNS]>,
+}
+
+const STATISTICS_COLUMNS: usize = PerftStats::NAMES.len();
+
 /// The node count a result file holds, checked against the unit's checksum.
 pub fn read_result(path: &Path, unit_checksum: &str) -> Result<u128, UnitError> {
+    read_unit_result(path, unit_checksum).map(|result| result.nodes)
+}
+
+/// The whole result a result file holds, checked against the unit's checksum.
+pub fn read_unit_result(path: &Path, unit_checksum: &str) -> Result<UnitResult, UnitError> {
     let text = read_text(path, 1 << 20).map_err(io_error(path))?;
     let lines = checked_lines(path, &text)?;
     if lines.first().map(String::as_str) != Some(RESULT_HEADER) {
@@ -286,7 +302,27 @@ pub fn read_result(path: &Path, unit_checksum: &str) -> Result<u128, UnitError> 
     if checksum != unit_checksum {
         return Err(invalid(path, "counts another unit file (a result from another split?)"));
     }
-    number(path, field(path, lines.get(2), "nodes")?, "node count")
+    let nodes = number(path, field(path, lines.get(2), "nodes")?, "node count")?;
+    let statistics = match lines.get(3) {
+        None => None,
+        Some(_) => {
+            let numbers = field(path, lines.get(3), "statistics")?
+                .split(' ')
+                .map(|text| number::<u128>(path, text, "statistics column"))
+                .collect::<Result<Vec<u128>, UnitError>>()?;
+            let columns: [u128; STATISTICS_COLUMNS] = numbers
+                .try_into()
+                .map_err(|_| invalid(path, format!("the statistics line needs {STATISTICS_COLUMNS} numbers")))?;
+            if columns[0] != nodes {
+                return Err(invalid(path, "the statistics' nodes are not the result's nodes"));
+            }
+            Some(columns)
+        }
+    };
+    if lines.len() > 4 {
+        return Err(invalid(path, "lines after the statistics"));
+    }
+    Ok(UnitResult { nodes, statistics })
 }
 
 /// What `run_unit` did.
@@ -305,29 +341,72 @@ pub fn run_unit<E: std::fmt::Display>(
     path: &Path,
     count: impl FnOnce(&Unit) -> Result<Vec<u64>, E>,
 ) -> Result<RunOutcome, UnitError> {
+    let count_nodes = |unit: &Unit| -> Result<Vec<[u64; STATISTICS_COLUMNS]>, E> {
+        Ok(count(unit)?
+            .into_iter()
+            .map(|nodes| std::array::from_fn(|column| if column == 0 { nodes } else { 0 }))
+            .collect())
+    };
+    run_counted(path, false, count_nodes).map(|(outcome, _)| outcome)
+}
+
+/// [`run_unit`] with statistics: `count` gives the statistics of each
+/// position's leaves, and the result holds their weighted sums. A valid
+/// result without statistics is counted again. The split must leave at
+/// least one ply below it: a leaf's statistics are those of the move that
+/// reached it, which a unit's positions do not record.
+pub fn run_unit_stats<E: std::fmt::Display>(
+    path: &Path,
+    count: impl FnOnce(&Unit) -> Result<Vec<PerftStats>, E>,
+) -> Result<(RunOutcome, [u128; STATISTICS_COLUMNS]), UnitError> {
+    let count_columns = |unit: &Unit| -> Result<Vec<[u64; STATISTICS_COLUMNS]>, E> {
+        Ok(count(unit)?.iter().map(PerftStats::columns).collect())
+    };
+    let (outcome, result) = run_counted(path, true, count_columns)?;
+    Ok((outcome, result.statistics.expect("a result counted with statistics has them")))
+}
+
+fn run_counted<E: std::fmt::Display>(
+    path: &Path,
+    statistics: bool,
+    count: impl FnOnce(&Unit) -> Result<Vec<[u64; STATISTICS_COLUMNS]>, E>,
+) -> Result<(RunOutcome, UnitResult), UnitError> {
     let unit = read_unit(path)?;
+    if statistics && unit.remaining == 0 {
+        return Err(UnitError::Plan(format!(
+            "{}: statistics need at least one ply below the split (this split is at the full depth {})",
+            path.display(),
+            unit.depth
+        )));
+    }
     let result = result_path(path);
-    if result.exists() {
-        if let Ok(nodes) = read_result(&result, &unit.checksum) {
-            return Ok(RunOutcome::AlreadyCounted(nodes));
-        }
+    if result.exists()
+        && let Ok(found) = read_unit_result(&result, &unit.checksum)
+        && (found.statistics.is_some() || !statistics)
+    {
+        return Ok((RunOutcome::AlreadyCounted(found.nodes), found));
     }
     let counts = count(&unit).map_err(|error| UnitError::Plan(format!("counting {}: {error}", path.display())))?;
     if counts.len() != unit.positions.len() {
         return Err(UnitError::Plan(format!("counting {}: a count is missing", path.display())));
     }
-    let nodes = unit
-        .positions
-        .iter()
-        .zip(&counts)
-        .try_fold(0u128, |total, ((_, multiplicity), count)| {
-            total.checked_add(u128::from(*multiplicity) * u128::from(*count))
-        })
-        .ok_or_else(|| invalid(path, "the unit's total passes 2^128"))?;
+    let mut columns = [0u128; STATISTICS_COLUMNS];
+    for ((_, multiplicity), row) in unit.positions.iter().zip(&counts) {
+        for (total, value) in columns.iter_mut().zip(row) {
+            *total = total
+                .checked_add(u128::from(*multiplicity) * u128::from(*value))
+                .ok_or_else(|| invalid(path, "the unit's total passes 2^128"))?;
+        }
+    }
+    let nodes = columns[0];
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let body = format!("{RESULT_HEADER}\nunit {name} {}\nnodes {nodes}\n", unit.checksum);
+    let mut body = format!("{RESULT_HEADER}\nunit {name} {}\nnodes {nodes}\n", unit.checksum);
+    if statistics {
+        let numbers: Vec<String> = columns.iter().map(u128::to_string).collect();
+        body.push_str(&format!("statistics {}\n", numbers.join(" ")));
+    }
     write_atomically(&result, with_checksum(body).as_bytes())?;
-    Ok(RunOutcome::Counted(nodes))
+    Ok((RunOutcome::Counted(nodes), UnitResult { nodes, statistics: statistics.then_some(columns) }))
 }
 
 /// A merged split: what it counted and the total.
@@ -336,6 +415,8 @@ pub struct Merged {
     pub manifest: Manifest,
     /// perft(`manifest.depth`) of `manifest.root`.
     pub nodes: u128,
+    /// The statistics of those leaves, when every result has them.
+    pub statistics: Option<[u128; STATISTICS_COLUMNS]>,
 }
 
 /// Sums the results of a split: the total, or every problem found.
@@ -385,6 +466,7 @@ pub fn merge(folder: &Path) -> Result<Merged, Vec<String>> {
         return Err(problems);
     }
     let mut total = 0u128;
+    let mut statistics = Some([0u128; STATISTICS_COLUMNS]);
     for (index, (name, checksum)) in manifest.units.iter().enumerate() {
         let unit_path = folder.join(name);
         let unit = match read_unit(&unit_path) {
@@ -444,18 +526,28 @@ pub fn merge(folder: &Path) -> Result<Merged, Vec<String>> {
             problems.push(format!("{name}: no result ({} is missing)", result.display()));
             continue;
         }
-        match read_result(&result, checksum) {
-            Ok(nodes) => match total.checked_add(nodes) {
-                Some(sum) => total = sum,
-                None => problems.push(format!("{name}: the total passes 2^128 with this result")),
-            },
+        match read_unit_result(&result, checksum) {
+            Ok(found) => {
+                statistics = match (statistics, found.statistics) {
+                    (Some(sums), Some(columns)) => {
+                        let added: Option<Vec<u128>> =
+                            sums.iter().zip(columns).map(|(sum, value)| sum.checked_add(value)).collect();
+                        added.and_then(|added| added.try_into().ok())
+                    }
+                    _ => None,
+                };
+                match total.checked_add(found.nodes) {
+                    Some(sum) => total = sum,
+                    None => problems.push(format!("{name}: the total passes 2^128 with this result")),
+                }
+            }
             Err(error) => problems.push(format!("{name}: invalid result: {error}")),
         }
     }
     if !problems.is_empty() {
         return Err(problems);
     }
-    if problems.is_empty() { Ok(Merged { manifest, nodes: total }) } else { Err(problems) }
+    if problems.is_empty() { Ok(Merged { manifest, nodes: total, statistics }) } else { Err(problems) }
 }
 
 /// What is wrong with a manifest's own fields.

@@ -7,15 +7,14 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use gpu_movegen::chess::cpu_perft::CpuPerft;
-use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
-use gpu_movegen::chess::transposition::physical_mebibytes;
+use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PositionMoves};
 use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
-use gpu_movegen::{Move, Position, perft, random_play};
+use gpu_movegen::{Position, random_play};
 
-use super::common::{Backend, CliError, Progress, ShaderArgs, escape_controls, open_backend};
+use super::common::{Backend, CliError, Progress, ShaderArgs, escape_controls};
+pub use super::engine::Engine;
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -38,8 +37,9 @@ pub struct PerftArgs {
     epd: Option<std::path::PathBuf>,
     /// Count the published perft table's eight columns at the leaves:
     /// captures, en passant, castles, promotions, checks, discovered checks,
-    /// double checks and checkmates (on the CPU; with --divide, per root move).
-    #[arg(long, conflicts_with = "epd")]
+    /// double checks and checkmates (on the GPU's statistics kernel or the
+    /// CPU; with --divide, per root move; with --epd, per position and depth).
+    #[arg(long)]
     stats: bool,
     /// Print one JSON object on stdout instead of text (keys: fen, depth,
     /// backend, seconds, nodes, the statistics with --stats, divide with
@@ -68,17 +68,17 @@ const DEFAULT_CROSS_CHECKS: u32 = 8;
 pub struct CountingArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    pub threads: Option<u32>,
     /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    backend: Backend,
+    pub backend: Backend,
     #[command(flatten)]
-    hash: HashArgs,
+    pub hash: HashArgs,
     /// No progress bar and no summary line on stderr.
     #[arg(long, short)]
-    quiet: bool,
+    pub quiet: bool,
     #[command(flatten)]
-    shaders: ShaderArgs,
+    pub shaders: ShaderArgs,
 }
 
 /// The transposition table's size.
@@ -90,7 +90,7 @@ pub struct HashArgs {
     /// depth 5, 64 MiB at depth 6, three times more a ply beyond), at most an
     /// eighth of physical memory and 4096 MiB.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
-    mebibytes: Option<u64>,
+    pub mebibytes: Option<u64>,
 }
 
 /// `gpu-movegen perft`: count one position or a suite, or work with units.
@@ -127,6 +127,10 @@ pub enum PerftAction {
     RunUnit {
         /// The unit file.
         unit: std::path::PathBuf,
+        /// Count the leaves' statistics too (see `perft --stats`); `merge`
+        /// prints them when every unit's result has them.
+        #[arg(long)]
+        stats: bool,
         #[command(flatten)]
         counting: CountingArgs,
     },
@@ -167,78 +171,6 @@ pub enum KernelArg {
     PerPosition,
 }
 
-/// Where perft runs.
-pub(super) enum Engine {
-    Cpu(CpuPerft),
-    Gpu(Box<GpuPerft>, String),
-}
-
-impl Engine {
-    /// `depth`: the deepest perft this engine will count (sizes the transposition table).
-    pub(super) fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
-        let CountingArgs { threads, backend, hash, shaders, .. } = counting;
-        // A table larger than half the machine could only end in an allocation abort.
-        if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
-            && wanted > physical / 2
-        {
-            return Err(CliError::Usage(format!(
-                "--hash {wanted} MiB is more than half of this machine's {physical} MiB of memory (0 to {})",
-                physical / 2
-            )));
-        }
-        let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
-            let context = GpuContext::new()?;
-            let variant = shaders.variant(&context)?;
-            let description = format!("{}, {}", context.adapter_description(), variant.name());
-            let options = PerftOptions {
-                variant,
-                memory_limit: shaders.memory_limit(),
-                merge_transpositions: hash.mebibytes != Some(0),
-                ..Default::default()
-            };
-            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
-        };
-        let cpu = || -> Result<Engine, CliError> {
-            let mut builder = CpuPerft::builder();
-            if let Some(threads) = threads {
-                builder = builder.threads(threads as usize);
-            }
-            if let Some(mebibytes) = hash.mebibytes {
-                builder = builder.hash_mebibytes(mebibytes);
-            }
-            builder.build(depth).map(Engine::Cpu).map_err(|error| CliError::Usage(error.to_string()))
-        };
-        open_backend(backend, gpu, cpu)
-    }
-
-    pub(super) fn describe(&self) -> String {
-        match self {
-            Engine::Cpu(perft) => perft.describe(),
-            Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
-        }
-    }
-
-    /// Perft of every root to `depth`; `progress` hears of nodes counted.
-    fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, CliError> {
-        match self {
-            Engine::Gpu(perft, _) => {
-                let base = progress.nodes();
-                Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
-            }
-            Engine::Cpu(perft) => Ok(perft.perft(roots, depth, progress)),
-        }
-    }
-
-    pub(super) fn divide(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        progress: &Progress,
-    ) -> Result<Vec<(Move, u64)>, CliError> {
-        perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
-    }
-}
-
 pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, CliError> {
     match command.action {
         None => run_perft(command.arguments),
@@ -254,38 +186,8 @@ pub fn run_perft_command(command: PerftCommand) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Some(PerftAction::RunUnit { unit, counting }) => run_unit(&unit, counting),
-        Some(PerftAction::Merge { folder }) => {
-            // A folder that holds no readable manifest is not a split: bad input.
-            units::read_manifest(&folder)?;
-            merge(&folder)
-        }
-    }
-}
-
-/// `perft merge`: the total, or every unit that cannot be merged (exit 1).
-fn merge(folder: &std::path::Path) -> Result<ExitCode, CliError> {
-    match units::merge(folder) {
-        Ok(merged) => {
-            let manifest = &merged.manifest;
-            eprintln!(
-                "perft({}) of {}, merged from {} units split at ply {}",
-                manifest.depth,
-                manifest.root,
-                manifest.units.len(),
-                manifest.split_depth
-            );
-            println!("Nodes searched: {}", merged.nodes);
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(problems) => {
-            for problem in &problems {
-                println!("{}", escape_controls(problem));
-            }
-            let folder = escape_controls(&folder.display().to_string());
-            eprintln!("error: {} of the split in {folder} cannot be merged", problems.len());
-            Ok(ExitCode::from(1))
-        }
+        Some(PerftAction::RunUnit { unit, stats, counting }) => super::units::run_unit(&unit, counting, stats),
+        Some(PerftAction::Merge { folder }) => super::units::merge(&folder),
     }
 }
 
@@ -294,67 +196,6 @@ pub(super) fn parse_fen_argument(fen: Option<&str>) -> Result<Position, CliError
         Some(fen) => Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}"))),
         None => Ok(Position::start()),
     }
-}
-
-fn run_unit(path: &std::path::Path, counting: CountingArgs) -> Result<ExitCode, CliError> {
-    // Check the unit (and an existing result) before opening a device.
-    let unit = units::read_unit(path)?;
-    if let Ok(nodes) = units::read_result(&units::result_path(path), &unit.checksum) {
-        println!("{}: already counted, {nodes} nodes", escape_controls(&path.display().to_string()));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut engine = Engine::open(counting, unit.remaining)?;
-    let bar = unit_progress(unit.positions.len() as u64, counting.quiet);
-    // A GPU failure keeps its own exit code through the unit runner.
-    let mut failure = None;
-    let outcome = units::run_unit(path, |unit| -> Result<Vec<u64>, String> {
-        let progress = Progress::new(true);
-        let mut counts = Vec::with_capacity(unit.positions.len());
-        // Batches of positions: the GPU shares its arena, the bar moves between batches.
-        for chunk in unit.positions.chunks(64) {
-            let roots: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
-            match engine.perft(&roots, unit.remaining, &progress) {
-                Ok(chunk_counts) => counts.extend(chunk_counts),
-                Err(error) => {
-                    let message = error.message().to_owned();
-                    failure = Some(error);
-                    return Err(message);
-                }
-            }
-            bar.inc(chunk.len() as u64);
-        }
-        Ok(counts)
-    });
-    let outcome = match (outcome, failure) {
-        (Err(_), Some(error)) => return Err(error),
-        (outcome, _) => outcome?,
-    };
-    bar.finish_and_clear();
-    match outcome {
-        units::RunOutcome::Counted(nodes) => {
-            println!("{}: {nodes} nodes", escape_controls(&path.display().to_string()))
-        }
-        units::RunOutcome::AlreadyCounted(nodes) => {
-            println!("{}: already counted, {nodes} nodes", escape_controls(&path.display().to_string()))
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// A bar over a unit's positions with the time left, on a terminal and without --quiet.
-fn unit_progress(positions: u64, quiet: bool) -> indicatif::ProgressBar {
-    use std::io::IsTerminal as _;
-    if quiet || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(positions);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} positions, {elapsed_precise} elapsed, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
@@ -390,22 +231,21 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
             )));
         }
     }
-    if arguments.stats {
+    if arguments.stats && suite.is_none() {
         return super::stats::run_stats(super::stats::StatsRequest {
             position: &position.unwrap_or_default(),
             depth: arguments.depth,
             divide: arguments.divide,
             chess960: arguments.chess960,
             json: arguments.json,
-            threads: arguments.counting.threads,
-            backend: arguments.counting.backend,
-            quiet: arguments.counting.quiet,
+            cross_check: arguments.cross_check,
+            counting: arguments.counting,
         });
     }
-    let mut engine = Engine::open(arguments.counting, deepest)?;
+    let mut engine = Engine::open_for(arguments.counting, deepest, arguments.stats)?;
     if let Some((entries, positions)) = suite {
-        let json = arguments.json;
-        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, arguments.counting.quiet, json);
+        let output = SuiteOutput { quiet: arguments.counting.quiet, json: arguments.json, stats: arguments.stats };
+        return run_suite(&mut engine, &entries, &positions, arguments.max_depth, output);
     }
     let position = position.unwrap_or_default();
     super::common::note_if_endless(
@@ -473,7 +313,7 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         let report = super::stats::Report {
             position: &position,
             depth: arguments.depth,
-            backend: if let Engine::Gpu(..) = engine { "gpu" } else { "cpu" },
+            backend: engine.backend_name(),
             seconds,
             total: super::stats::Counts::Nodes(nodes),
             divided: divided
@@ -502,6 +342,14 @@ fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<
     Ok((entries, positions))
 }
 
+/// How a suite's outcome is shown.
+struct SuiteOutput {
+    quiet: bool,
+    json: bool,
+    /// Count and print every checked count's statistics.
+    stats: bool,
+}
+
 /// Checks a suite, depth by depth: all positions with an expectation at a
 /// depth are counted in one batch (on the GPU they share the arena).
 fn run_suite(
@@ -509,9 +357,9 @@ fn run_suite(
     entries: &[SuiteEntry],
     positions: &[Position],
     max_depth: Option<u32>,
-    quiet: bool,
-    json: bool,
+    output: SuiteOutput,
 ) -> Result<ExitCode, CliError> {
+    let SuiteOutput { quiet, json, stats } = output;
     let max_depth = max_depth.unwrap_or(u32::MAX);
     let progress = Progress::new(quiet);
     let started = Instant::now();
@@ -522,6 +370,8 @@ fn run_suite(
     let mut failed_entries = vec![false; entries.len()];
     let mut mismatches = Vec::new();
     let mut total_nodes = 0u64;
+    // (line, depth, expected, statistics) of every count, with --stats.
+    let mut counted_stats = Vec::new();
     for depth in depths {
         let batch: Vec<(usize, u64)> = entries
             .iter()
@@ -534,7 +384,16 @@ fn run_suite(
             })
             .collect();
         let roots: Vec<Position> = batch.iter().map(|(index, _)| positions[*index]).collect();
-        let counts = engine.perft(&roots, depth, &progress)?;
+        let counts = if stats {
+            let counted = engine.perft_stats(&roots, depth, &progress)?;
+            let nodes = counted.iter().map(|stats| stats.nodes).collect();
+            for ((index, expected), stats) in batch.iter().zip(counted) {
+                counted_stats.push((entries[*index].line, depth, *expected, stats));
+            }
+            nodes
+        } else {
+            engine.perft(&roots, depth, &progress)?
+        };
         for ((index, expected), actual) in batch.into_iter().zip(counts) {
             total_nodes += actual;
             if actual != expected {
@@ -556,17 +415,37 @@ fn run_suite(
                 serde_json::json!({ "line": line, "fen": fen_of(*line), "depth": depth, "expected": expected, "actual": actual })
             })
             .collect();
-        let backend = if let Engine::Gpu(..) = engine { "gpu" } else { "cpu" };
-        let report = serde_json::json!({
-            "backend": backend,
+        let mut report = serde_json::json!({
+            "backend": engine.backend_name(),
             "seconds": progress_seconds,
             "nodes": total_nodes,
             "passed": entries.len() - failed,
             "failed": failed,
             "mismatches": listed,
         });
+        if stats {
+            let results: Vec<serde_json::Value> = counted_stats
+                .iter()
+                .map(|(line, depth, expected, stats)| {
+                    let mut result =
+                        serde_json::json!({ "line": line, "fen": fen_of(*line), "depth": depth, "expected": expected });
+                    for (name, value) in gpu_movegen::chess::stats::PerftStats::NAMES.iter().zip(stats.columns()) {
+                        result[*name] = serde_json::json!(value);
+                    }
+                    result
+                })
+                .collect();
+            report["results"] = serde_json::Value::Array(results);
+        }
         writeln!(stdout, "{report}")?;
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    if stats {
+        counted_stats.sort_by_key(|(line, depth, _, _)| (*line, *depth));
+        writeln!(stdout, "line depth {}", gpu_movegen::chess::stats::PerftStats::NAMES.join(" "))?;
+        for (line, depth, _, stats) in &counted_stats {
+            writeln!(stdout, "{line} {depth} {}", super::stats::columns_text(stats))?;
+        }
     }
     for (line, depth, expected, actual) in mismatches {
         let fen = &entries.iter().find(|entry| entry.line == line).expect("entry of a mismatch").fen;

@@ -4,8 +4,10 @@
 pub mod bisect;
 pub mod chess;
 pub mod common;
+pub mod engine;
 pub mod go;
 pub mod info;
 pub mod shogi;
 pub mod stats;
 pub mod unique;
+pub mod units;

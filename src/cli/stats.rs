@@ -1,14 +1,18 @@
 //! `perft --stats` and `perft --json`: the published perft table's eight
-//! columns at the leaves, and one JSON object on stdout for scripts.
+//! columns at the leaves (on the GPU's statistics kernel or the CPU), and
+//! one JSON object on stdout for scripts.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use gpu_movegen::chess::stats::{PerftStats, divide_stats_with, perft_stats};
+use gpu_movegen::chess::cross_check;
+use gpu_movegen::chess::stats::{PerftStats, perft_stats_parallel};
 use gpu_movegen::{Move, Position};
 use serde_json::{Map, Value, json};
 
-use super::common::{Backend, CliError, Progress};
+use super::chess::CountingArgs;
+use super::common::{CliError, Progress};
+use super::engine::Engine;
 
 /// What `perft --stats` was asked for.
 pub struct StatsRequest<'a> {
@@ -17,42 +21,45 @@ pub struct StatsRequest<'a> {
     pub divide: bool,
     pub chess960: bool,
     pub json: bool,
-    pub threads: Option<u32>,
-    pub backend: Backend,
-    pub quiet: bool,
+    pub cross_check: Option<u32>,
+    pub counting: CountingArgs,
 }
 
-/// Counts the statistics on the CPU's threads and prints them.
+/// Subtrees a GPU statistics count to depth 5 or more recounts on the CPU by default.
+const DEFAULT_CROSS_CHECKS: u32 = 8;
+
+/// Counts the statistics on the fastest backend present and prints them.
 pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
-    if request.backend == Backend::Gpu {
-        return Err(CliError::Usage(
-            "--stats counts on the CPU; the GPU has no statistics kernel yet (use --backend cpu or auto)".to_owned(),
-        ));
-    }
-    if request.backend == Backend::Auto && !request.quiet {
-        eprintln!("note: --stats counts on the CPU");
-    }
-    let pool = gpu_movegen::threads::pool(request.threads.map(|threads| threads as usize))
-        .map_err(|error| CliError::Usage(format!("cannot start the worker threads: {error}")))?;
+    let mut engine = Engine::open_for(request.counting, request.depth, true)?;
+    let quiet = request.counting.quiet;
+    let progress = Progress::new(quiet || request.json);
     let started = std::time::Instant::now();
-    // Counted by root move, so the progress bar moves as each finishes.
-    let progress = Progress::new(request.quiet || request.json);
-    let (total, divided) = pool.install(|| {
-        if request.depth == 0 {
-            return (perft_stats(request.position, 0), None);
-        }
-        let divided = divide_stats_with(request.position, request.depth, &progress);
-        (divided.iter().map(|(_, stats)| *stats).sum(), request.divide.then_some(divided))
-    });
+    let divided = match request.divide {
+        true => Some(engine.divide_stats(request.position, request.depth, &progress)?),
+        false => None,
+    };
+    let total = match &divided {
+        Some(divided) => divided.iter().map(|(_, stats)| *stats).sum(),
+        None => engine.perft_stats(std::slice::from_ref(request.position), request.depth, &progress)?[0],
+    };
     let seconds = started.elapsed().as_secs_f64();
-    progress.finish(total.nodes, &format!("CPU, {} threads, leaves counted by kind", pool.current_num_threads()));
-    let chess960 = request.chess960 || request.position.is_chess960();
+    progress.finish(total.nodes, &format!("{}, leaves counted by kind", engine.describe()));
     let mut stdout = std::io::stdout().lock();
+    if let Engine::Gpu(..) = engine {
+        let checks = request.cross_check.unwrap_or(if request.depth >= 5 { DEFAULT_CROSS_CHECKS } else { 0 });
+        if !cross_check_stats(&mut engine, request.position, request.depth, checks, &mut stdout)? {
+            return Ok(ExitCode::from(1));
+        }
+        if checks > 0 && !quiet {
+            eprintln!("cross-check: {checks} random subtrees have equal statistics on the GPU and the CPU");
+        }
+    }
+    let chess960 = request.chess960 || request.position.is_chess960();
     if request.json {
         let report = Report {
             position: request.position,
             depth: request.depth,
-            backend: "cpu",
+            backend: engine.backend_name(),
             seconds,
             total: Counts::Stats(total),
             divided: divided.map(|moves| moves.into_iter().map(|(mv, stats)| (mv, Counts::Stats(stats))).collect()),
@@ -65,8 +72,7 @@ pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
     if let Some(divided) = &divided {
         writeln!(stdout, "move {}", header.join(" "))?;
         for (mv, stats) in divided {
-            let columns: Vec<String> = stats.columns().iter().map(u64::to_string).collect();
-            writeln!(stdout, "{} {}", mv.uci(chess960), columns.join(" "))?;
+            writeln!(stdout, "{} {}", mv.uci(chess960), columns_text(stats))?;
         }
         writeln!(stdout)?;
     }
@@ -75,6 +81,53 @@ pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
     }
     writeln!(stdout, "Nodes searched: {}", total.nodes)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The nine numbers, space-separated.
+pub fn columns_text(stats: &PerftStats) -> String {
+    stats.columns().iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Recounts `checks` random subtrees of the count with the engine and on the
+/// CPU; prints each difference and returns whether there was none.
+fn cross_check_stats(
+    engine: &mut Engine,
+    position: &Position,
+    depth: u32,
+    checks: u32,
+    stdout: &mut impl std::io::Write,
+) -> Result<bool, CliError> {
+    if checks == 0 {
+        return Ok(true);
+    }
+    let seed: u64 = rand::random();
+    let subtrees = cross_check::draw_subtrees(position, depth, checks as usize, seed);
+    let quiet = Progress::new(true);
+    let mut differences = 0;
+    for subtree in &subtrees {
+        let gpu = engine.perft_stats(std::slice::from_ref(&subtree.position), subtree.depth, &quiet)?[0];
+        let cpu = perft_stats_parallel(&subtree.position, subtree.depth);
+        if gpu != cpu {
+            differences += 1;
+            let moves: Vec<String> = subtree.moves.iter().map(|mv| mv.uci(true).to_string()).collect();
+            writeln!(
+                stdout,
+                "CROSS-CHECK MISMATCH statistics of perft({}) of {} (after {}): GPU {}, CPU {}",
+                subtree.depth,
+                subtree.position.to_fen(),
+                if moves.is_empty() { "no moves".to_owned() } else { moves.join(" ") },
+                columns_text(&gpu),
+                columns_text(&cpu)
+            )?;
+        }
+    }
+    if differences > 0 {
+        eprintln!(
+            "error: {differences} of {checks} subtrees had different statistics on the GPU and the CPU (seed {seed}); \
+             the GPU's statistics are not printed"
+        );
+    }
+    Ok(differences == 0)
 }
 
 /// A count as JSON reports it: nodes alone, or every column.

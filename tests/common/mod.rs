@@ -36,6 +36,28 @@ pub fn chess960_starts() -> Vec<Position> {
 
 pub use gpu_movegen::random_play::random_walks;
 
+pub const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+pub const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// (FEN, depth, the nine columns), from the wiki's tables.
+pub const PUBLISHED_STATISTICS: [(&str, u32, [u64; 9]); 14] = [
+    (gpu_movegen::START_FEN, 3, [8_902, 34, 0, 0, 0, 12, 0, 0, 0]),
+    (gpu_movegen::START_FEN, 4, [197_281, 1_576, 0, 0, 0, 469, 0, 0, 8]),
+    (gpu_movegen::START_FEN, 5, [4_865_609, 82_719, 258, 0, 0, 27_351, 6, 0, 347]),
+    (KIWIPETE, 1, [48, 8, 0, 2, 0, 0, 0, 0, 0]),
+    (KIWIPETE, 2, [2_039, 351, 1, 91, 0, 3, 0, 0, 0]),
+    (KIWIPETE, 3, [97_862, 17_102, 45, 3_162, 0, 993, 0, 0, 1]),
+    (KIWIPETE, 4, [4_085_603, 757_163, 1_929, 128_013, 15_172, 25_523, 42, 6, 43]),
+    (POSITION_3, 3, [2_812, 209, 2, 0, 0, 267, 3, 0, 0]),
+    (POSITION_3, 4, [43_238, 3_348, 123, 0, 0, 1_680, 106, 0, 17]),
+    (POSITION_3, 5, [674_624, 52_051, 1_165, 0, 0, 52_950, 1_292, 3, 0]),
+    (POSITION_4, 1, [6, 0, 0, 0, 0, 0, 0, 0, 0]),
+    (POSITION_4, 2, [264, 87, 0, 6, 48, 10, 0, 0, 0]),
+    (POSITION_4, 3, [9_467, 1_021, 4, 0, 120, 38, 2, 0, 22]),
+    (POSITION_4, 4, [422_333, 131_393, 0, 7_795, 60_032, 15_492, 19, 0, 5]),
+];
+
 /// The end positions of `walks` random games from each root.
 pub fn random_positions(roots: &[Position], walks: usize, max_plies: usize, seed: u64) -> Vec<Position> {
     random_walks(roots, walks, max_plies, seed, |_| false)

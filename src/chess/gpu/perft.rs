@@ -7,6 +7,7 @@ use super::shaders::{self, ShaderVariant};
 use crate::chess::board::Move;
 use crate::chess::movegen::MAX_LEGAL_MOVES;
 use crate::chess::position::Position;
+use crate::chess::stats::PerftStats;
 use crate::gpu::GpuError;
 use crate::gpu::perft::{PerftEngine, PerftGame};
 use crate::gpu::reflect::{ComposedShader, reflect};
@@ -49,6 +50,16 @@ impl PerftGame for Chess {
     fn known_answer_checks(variant: ShaderVariant) -> Vec<crate::gpu::Check> {
         vec![super::self_test::perft_check(variant)]
     }
+
+    const STATISTICS_COLUMNS: u32 = PerftStats::NAMES.len() as u32;
+
+    fn statistics_shader(variant: ShaderVariant) -> Option<Result<ComposedShader, GpuError>> {
+        Some(shaders::compose_variant("perft_statistics", variant, &[]).map_err(GpuError::from).and_then(reflect))
+    }
+
+    fn statistics_checks(variant: ShaderVariant) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::statistics_check(variant)]
+    }
 }
 
 /// The chess GPU perft driver.
@@ -66,5 +77,37 @@ impl PerftEngine<Chess> {
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<(Move, u64)>, GpuError> {
         crate::chess::perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
+    }
+
+    /// The statistics of each root's leaves `depth` plies below it, as
+    /// [`crate::chess::stats::perft_stats`] counts them. The engine must be
+    /// made with `leaf_statistics` set.
+    pub fn perft_stats(
+        &mut self,
+        roots: &[Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<PerftStats>, GpuError> {
+        let rows = self.perft_statistics(roots, depth, progress)?;
+        Ok(rows.iter().map(|row| PerftStats::from_columns(row)).collect())
+    }
+
+    /// The statistics below each root move, as [`crate::chess::stats::divide_stats`].
+    pub fn divide_stats(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(Move, PerftStats)>, GpuError> {
+        // At depth 1 the leaves are the root moves themselves: nothing to count on the GPU.
+        if depth <= 1 {
+            return Ok(crate::chess::stats::divide_stats(position, depth));
+        }
+        let moves = position.legal_moves();
+        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+        let stats = self.perft_stats(&children, depth - 1, progress)?;
+        let mut divided: Vec<(Move, PerftStats)> = moves.into_iter().zip(stats).collect();
+        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+        Ok(divided)
     }
 }

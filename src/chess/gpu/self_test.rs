@@ -49,6 +49,32 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
     })
 }
 
+/// The statistics kernel on [`PERFT_POSITIONS`] a ply shallower, merging on
+/// and off, against the CPU reference's statistics: every column must agree.
+pub fn statistics_check(variant: ShaderVariant) -> Check {
+    Check::new(format!("chess perft statistics ({}; merged and not)", variant.name()), move |context| {
+        for merge_transpositions in [true, false] {
+            let options = PerftOptions { variant, merge_transpositions, leaf_statistics: true, ..Default::default() };
+            let mut engine = GpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
+            for &(fen, depth) in &PERFT_POSITIONS {
+                let root = Position::from_fen(fen).expect("a valid check FEN");
+                let depth = depth - 1;
+                let gpu = engine
+                    .perft_stats(std::slice::from_ref(&root), depth, &mut |_| {})
+                    .map_err(|error| error.to_string())?;
+                let cpu = crate::chess::stats::perft_stats(&root, depth);
+                if gpu != [cpu] {
+                    return Err(format!(
+                        "perft({depth}) statistics of {fen} are {gpu:?} on the GPU, {cpu:?} on the CPU (merging \
+                         {merge_transpositions})"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Random playouts written on `#import chess`: one invocation a playout, a
 /// whole game in one loop of move counting, selection and making.
 const PLAYOUT_SHADER: &str = r#"

@@ -37,6 +37,9 @@ pub struct PerftEngine<G: PerftGame> {
     max_workgroups: u32,
     statistics: PerftStatistics,
     batch: Batch,
+    /// Totals per root in the run under way: 1 for plain counts,
+    /// `G::STATISTICS_COLUMNS` for [`Self::perft_statistics`].
+    columns: u32,
 }
 
 /// Dispatches recorded but not yet submitted, with their parameters: each
@@ -67,9 +70,19 @@ impl<G: PerftGame> PerftEngine<G> {
         let table_words = G::table_words(options.variant);
         let plan = MemoryPlan::new::<G>(&limits, &options, table_words.len() as u64 * 4)?;
         G::check_device(device, options.variant)?;
+        if options.leaf_statistics && G::STATISTICS_COLUMNS == 0 {
+            return Err(GpuError::Internal(format!("{} has no statistics kernel", std::any::type_name::<G>())));
+        }
         // Refusals the request alone decides come first; then the device's trust.
-        context.require(&G::known_answer_checks(options.variant))?;
-        let shader = G::perft_shader(options.variant)?;
+        let mut checks = G::known_answer_checks(options.variant);
+        if options.leaf_statistics {
+            checks.extend(G::statistics_checks(options.variant));
+        }
+        context.require(&checks)?;
+        let shader = match G::statistics_shader(options.variant) {
+            Some(shader) if options.leaf_statistics => shader?,
+            _ => G::perft_shader(options.variant)?,
+        };
         let capacity = u64::from(plan.capacity);
 
         context.scoped(|| {
@@ -148,6 +161,7 @@ impl<G: PerftGame> PerftEngine<G> {
                     used: 0,
                     stride,
                 },
+                columns: 1,
             }
         })
     }
@@ -167,9 +181,10 @@ impl<G: PerftGame> PerftEngine<G> {
         self.statistics
     }
 
-    /// Plies counted without storing their positions.
+    /// Plies counted without storing their positions: statistics are
+    /// counted one ply below the last stored level.
     fn leaf_plies(&self) -> u32 {
-        if self.options.fused_leaves { 2 } else { 1 }
+        if self.options.fused_leaves && self.columns == 1 { 2 } else { 1 }
     }
 
     fn first_bound(&self) -> u32 {
@@ -190,9 +205,43 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, GpuError> {
+        self.count(roots, depth, 1, progress)
+    }
+
+    /// The statistics columns of each root's leaves `depth` plies below it,
+    /// `G::STATISTICS_COLUMNS` numbers a root, nodes first (chess: in the order
+    /// of `PerftStats::NAMES`). Depth 0 is the root alone. The engine must
+    /// have been made with [`PerftOptions::leaf_statistics`].
+    pub fn perft_statistics(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Vec<u64>>, GpuError> {
+        let columns = G::STATISTICS_COLUMNS as usize;
+        if !self.options.leaf_statistics {
+            return Err(GpuError::Internal("this perft engine was made without its statistics kernel".to_owned()));
+        }
+        if depth == 0 {
+            let root_alone: Vec<u64> = (0..columns).map(|column| u64::from(column == 0)).collect();
+            return Ok(vec![root_alone; roots.len()]);
+        }
+        let flat = self.count(roots, depth, G::STATISTICS_COLUMNS, progress)?;
+        Ok(flat.chunks_exact(columns).map(<[u64]>::to_vec).collect())
+    }
+
+    /// Counts with `columns` totals a root (see [`Self::columns`]).
+    fn count(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        columns: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, GpuError> {
         if depth == 0 {
             return Ok(vec![1; roots.len()]);
         }
+        self.columns = columns;
         let bound = self.first_bound();
         if !self.fits(depth, bound) {
             return Err(GpuError::Limits(format!(
@@ -214,15 +263,16 @@ impl<G: PerftGame> PerftEngine<G> {
             Some(size) => (size.max(1) as u64).min(room),
             None => automatic,
         };
-        (size as usize).min(self.plan.totals_capacity as usize)
+        (size as usize).min((self.plan.totals_capacity / self.columns).max(1) as usize)
     }
 
     fn run(&mut self, roots: &[G::Position], depth: u32, progress: &mut dyn FnMut(u64)) -> Result<Vec<u64>, GpuError> {
         self.context.queue.write_buffer(&self.status, 0, bytemuck::bytes_of(&0u32));
-        let mut totals = Vec::with_capacity(roots.len());
+        let columns = self.columns as usize;
+        let mut totals = Vec::with_capacity(roots.len() * columns);
         let mut counted_before = 0u64;
-        while totals.len() < roots.len() {
-            let remaining = &roots[totals.len()..];
+        while totals.len() < roots.len() * columns {
+            let remaining = &roots[totals.len() / columns..];
             let mut bound = self.first_bound();
             let group_totals = loop {
                 let group = &remaining[..self.group_size(depth, bound).min(remaining.len())];
@@ -252,10 +302,15 @@ impl<G: PerftGame> PerftEngine<G> {
                 }
             };
             self.statistics.root_groups += 1;
-            counted_before += group_totals.iter().sum::<u64>();
+            counted_before += self.nodes_of(&group_totals);
             totals.extend(group_totals);
         }
         Ok(totals)
+    }
+
+    /// The nodes among totals: every root's first column.
+    fn nodes_of(&self, totals: &[u64]) -> u64 {
+        totals.iter().step_by(self.columns as usize).sum()
     }
 
     /// Counts one group of roots; their totals, or why not.
@@ -273,16 +328,17 @@ impl<G: PerftGame> PerftEngine<G> {
         let variant = self.options.variant;
         let records: Vec<G::Record> = group.iter().map(|position| G::pack(variant, position)).collect();
         let root_indices: Vec<u32> = (0..group.len() as u32).collect();
-        queue.write_buffer(&self.totals, 0, &vec![0u8; group.len() * 8]);
+        let counters = group.len() * self.columns as usize;
+        queue.write_buffer(&self.totals, 0, &vec![0u8; counters * 8]);
         queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
         queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
         // Each root is reached once.
         let ones: Vec<u32> = (0..group.len()).flat_map(|_| [1, 0]).collect();
         queue.write_buffer(&self.multiplicity, 0, bytemuck::cast_slice(&ones));
-        let mut counted = Counted { roots: group.len(), progress, last_report: std::time::Instant::now() };
+        let mut counted = Counted { counters, progress, last_report: std::time::Instant::now() };
         self.process(0, group.len() as u32, depth, bound, &mut counted)?;
-        let totals = self.read_totals_and_status(group.len())?;
-        (counted.progress)(totals.iter().sum());
+        let totals = self.read_totals_and_status(counters)?;
+        (counted.progress)(self.nodes_of(&totals));
         Ok(totals)
     }
 
@@ -302,7 +358,11 @@ impl<G: PerftGame> PerftEngine<G> {
         }
         if remaining <= self.leaf_plies() {
             let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
-            let entry = if remaining == 1 { "count_leaves" } else { "count_leaves_fused" };
+            let entry = match remaining {
+                _ if self.columns > 1 => "count_leaf_statistics",
+                1 => "count_leaves",
+                _ => "count_leaves_fused",
+            };
             let mut offset = 0;
             while offset < count {
                 let part = chunk.min(count - offset);
@@ -315,8 +375,8 @@ impl<G: PerftGame> PerftEngine<G> {
                 offset += part;
                 // Progress costs a round trip; take one at most every so often.
                 if counted.last_report.elapsed() >= PROGRESS_INTERVAL {
-                    let totals = self.read_totals(counted.roots)?;
-                    (counted.progress)(totals.iter().sum());
+                    let totals = self.read_totals(counted.counters)?;
+                    (counted.progress)(self.nodes_of(&totals));
                     counted.last_report = std::time::Instant::now();
                 }
             }
@@ -459,21 +519,21 @@ impl<G: PerftGame> PerftEngine<G> {
         Ok(words[0])
     }
 
-    fn read_totals(&mut self, roots: usize) -> Result<Vec<u64>, GpuError> {
+    fn read_totals(&mut self, counters: usize) -> Result<Vec<u64>, GpuError> {
         self.flush();
-        let words: Vec<u32> = self.staging.read(&self.context, &self.totals, 0, roots as u64 * 8)?;
+        let words: Vec<u32> = self.staging.read(&self.context, &self.totals, 0, counters as u64 * 8)?;
         Ok(words.chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
     /// A group's totals and the fault flags in one round trip; a fault is
     /// an error before any total is used.
-    fn read_totals_and_status(&mut self, roots: usize) -> Result<Vec<u64>, GpuError> {
+    fn read_totals_and_status(&mut self, counters: usize) -> Result<Vec<u64>, GpuError> {
         self.flush();
-        let size = roots as u64 * 8;
+        let size = counters as u64 * 8;
         let words: Vec<u32> =
             self.staging.read_ranges(&self.context, &[(&self.totals, 0, size), (&self.status, 0, 4)])?;
-        self.fault_error(words[roots * 2])?;
-        Ok(words[..roots * 2].chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
+        self.fault_error(words[counters * 2])?;
+        Ok(words[..counters * 2].chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
     /// The error for a nonzero fault word of the kernels.
@@ -495,9 +555,9 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 }
 
-/// The roots of the group being counted, and where progress goes.
+/// The totals of the group being counted, and where progress goes.
 struct Counted<'a> {
-    roots: usize,
+    counters: usize,
     progress: &'a mut dyn FnMut(u64),
     last_report: std::time::Instant,
 }

@@ -74,6 +74,19 @@ pub trait PerftGame {
     /// The self-test's known-answer checks of these kernels, which a device
     /// must pass before an engine is made on it (see `super::self_test`).
     fn known_answer_checks(variant: Self::Variant) -> Vec<super::self_test::Check>;
+
+    /// Columns the game's statistics leaf kernel counts per root, nodes
+    /// first; 0 for a game without one.
+    const STATISTICS_COLUMNS: u32 = 0;
+    /// The perft module with the statistics leaf kernel `count_leaf_statistics`
+    /// added (see [`PerftOptions::leaf_statistics`]); `None` for a game without one.
+    fn statistics_shader(_variant: Self::Variant) -> Option<Result<ComposedShader, GpuError>> {
+        None
+    }
+    /// The known-answer checks of the statistics kernel.
+    fn statistics_checks(_variant: Self::Variant) -> Vec<super::self_test::Check> {
+        Vec::new()
+    }
 }
 
 /// Settings of a [`PerftEngine`]. The defaults suit real use; tests shrink
@@ -113,6 +126,9 @@ pub struct PerftOptions<Variant> {
     /// position): each is expanded once and its count weighted by how many
     /// move sequences reach it. On by default; `--hash 0` turns it off.
     pub merge_transpositions: bool,
+    /// Also build the game's statistics leaf kernel, for
+    /// [`PerftEngine::perft_statistics`]; plain counts are unchanged either way.
+    pub leaf_statistics: bool,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -129,6 +145,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             runtime_checks: RuntimeChecks::Off,
             merge_transpositions: true,
             fused_leaves: true,
+            leaf_statistics: false,
             variant: Variant::default(),
         }
     }
