@@ -7,7 +7,6 @@ use std::ops::{Add, AddAssign};
 use rayon::prelude::*;
 
 use crate::chess::board::{Move, MoveKind, Square};
-use crate::chess::cpu_perft::PerftProgress;
 use crate::chess::position::Position;
 use crate::chess::transposition::PositionKey;
 
@@ -169,18 +168,13 @@ pub fn perft_stats_parallel(position: &Position, depth: u32) -> PerftStats {
 }
 
 /// The statistics below each root move, in UCI order; `depth` counts the
-/// root move, as [`crate::perft::divide`] does.
+/// root move, as [`crate::perft::divide`] does. (`CpuPerft::divide_stats`
+/// adds progress and the statistics table.)
 pub fn divide_stats(position: &Position, depth: u32) -> Vec<(Move, PerftStats)> {
-    divide_stats_with(position, depth, &())
-}
-
-/// [`divide_stats`], telling `progress` of each root move as it finishes.
-pub fn divide_stats_with(position: &Position, depth: u32, progress: &dyn PerftProgress) -> Vec<(Move, PerftStats)> {
     if depth == 0 {
         return Vec::new();
     }
     let moves = position.legal_moves();
-    progress.add_parts(moves.len() as u64);
     let mut divided: Vec<(Move, PerftStats)> = moves
         .par_iter()
         .map(|mv| {
@@ -190,7 +184,6 @@ pub fn divide_stats_with(position: &Position, depth: u32, progress: &dyn PerftPr
             } else {
                 perft_stats_parallel(&child, depth - 1)
             };
-            progress.part_done(stats.nodes);
             (*mv, stats)
         })
         .collect();

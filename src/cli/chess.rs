@@ -14,7 +14,7 @@ use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, random_play};
 
 use super::common::{Backend, CliError, Progress, ShaderArgs, escape_controls};
-pub use super::engine::Engine;
+pub use super::engine::{CountingArgs, Engine, HashArgs};
 
 #[derive(clap::Args)]
 pub struct PerftArgs {
@@ -62,36 +62,6 @@ pub struct PerftArgs {
 /// Subtrees a GPU perft to depth 5 or more recounts on both backends by
 /// default: at most 8 perft(4) counts on the CPU, a few milliseconds each.
 const DEFAULT_CROSS_CHECKS: u32 = 8;
-
-/// Where and how perft counts: what `perft` and `perft run-unit` share.
-#[derive(clap::Args, Clone, Copy)]
-pub struct CountingArgs {
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Where to run: `auto` uses the GPU when an adapter exists, else the CPU.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    pub backend: Backend,
-    #[command(flatten)]
-    pub hash: HashArgs,
-    /// No progress bar and no summary line on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub shaders: ShaderArgs,
-}
-
-/// The transposition table's size.
-#[derive(clap::Args, Clone, Copy)]
-pub struct HashArgs {
-    /// Transposition table for the CPU backend, in MiB; 0 turns transpositions
-    /// off on every backend (the GPU backend merges equal positions of each
-    /// stored level otherwise). Default: what the depth needs (16 MiB up to
-    /// depth 5, 64 MiB at depth 6, three times more a ply beyond), at most an
-    /// eighth of physical memory and 4096 MiB.
-    #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
-    pub mebibytes: Option<u64>,
-}
 
 /// `gpu-movegen perft`: count one position or a suite, or work with units.
 #[derive(clap::Args)]

@@ -10,9 +10,8 @@ use gpu_movegen::chess::stats::{PerftStats, perft_stats_parallel};
 use gpu_movegen::{Move, Position};
 use serde_json::{Map, Value, json};
 
-use super::chess::CountingArgs;
 use super::common::{CliError, Progress};
-use super::engine::Engine;
+use super::engine::{CountingArgs, Engine};
 
 /// What `perft --stats` was asked for.
 pub struct StatsRequest<'a> {

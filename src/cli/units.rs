@@ -8,9 +8,8 @@ use gpu_movegen::Position;
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::units::{self, RunOutcome, Unit};
 
-use super::chess::CountingArgs;
 use super::common::{CliError, Progress, escape_controls};
-use super::engine::Engine;
+use super::engine::{CountingArgs, Engine};
 
 /// `perft merge`: the total (and the statistics when every result has
 /// them), or every unit that cannot be merged (exit 1).
