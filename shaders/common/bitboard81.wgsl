@@ -19,14 +19,15 @@ fn board81_is_empty(board: Board81) -> bool {
     return all(board == BOARD81_EMPTY);
 }
 
+// The helpers below are branch-free: they are inlined at every use, and
+// branches inside the Shogi kernels' loops cost drivers' compilers dearly.
 fn board81_from_square(square: u32) -> Board81 {
-    var board = BOARD81_EMPTY;
-    board[square / BOARD81_WORD_BITS] = 1u << (square % BOARD81_WORD_BITS);
-    return board;
+    let word = square / BOARD81_WORD_BITS;
+    return select(BOARD81_EMPTY, vec4<u32>(1u << (square % BOARD81_WORD_BITS)), vec4<u32>(word) == vec4<u32>(0u, 1u, 2u, 3u));
 }
 
 fn board81_contains(board: Board81, square: u32) -> bool {
-    return ((board[square / BOARD81_WORD_BITS] >> (square % BOARD81_WORD_BITS)) & 1u) != 0u;
+    return !board81_is_empty(board & board81_from_square(square));
 }
 
 fn board81_count(board: Board81) -> u32 {
@@ -36,40 +37,22 @@ fn board81_count(board: Board81) -> u32 {
 
 // The lowest square, or 128 when empty.
 fn board81_first(board: Board81) -> u32 {
-    if board.x != 0u {
-        return firstTrailingBit(board.x);
-    }
-    if board.y != 0u {
-        return BOARD81_WORD_BITS + firstTrailingBit(board.y);
-    }
-    if board.z != 0u {
-        return 2u * BOARD81_WORD_BITS + firstTrailingBit(board.z);
-    }
-    return 128u;
+    let bits = firstTrailingBit(board) + vec4<u32>(0u, 1u, 2u, 0u) * BOARD81_WORD_BITS;
+    return select(select(select(128u, bits.z, board.z != 0u), bits.y, board.y != 0u), bits.x, board.x != 0u);
 }
 
 // The highest square, or 128 when empty.
 fn board81_last(board: Board81) -> u32 {
-    if board.z != 0u {
-        return 2u * BOARD81_WORD_BITS + firstLeadingBit(board.z);
-    }
-    if board.y != 0u {
-        return BOARD81_WORD_BITS + firstLeadingBit(board.y);
-    }
-    if board.x != 0u {
-        return firstLeadingBit(board.x);
-    }
-    return 128u;
+    let bits = firstLeadingBit(board) + vec4<u32>(0u, 1u, 2u, 0u) * BOARD81_WORD_BITS;
+    return select(select(select(128u, bits.x, board.x != 0u), bits.y, board.y != 0u), bits.z, board.z != 0u);
 }
 
 fn board81_without_first(board: Board81) -> Board81 {
-    var result = board;
-    if board.x != 0u {
-        result.x = board.x & (board.x - 1u);
-    } else if board.y != 0u {
-        result.y = board.y & (board.y - 1u);
-    } else if board.z != 0u {
-        result.z = board.z & (board.z - 1u);
-    }
-    return result;
+    let cleared = board & (board - vec4<u32>(1u));
+    return vec4<u32>(
+        cleared.x,
+        select(cleared.y, board.y, board.x != 0u),
+        select(cleared.z, board.z, board.x != 0u || board.y != 0u),
+        board.w,
+    );
 }

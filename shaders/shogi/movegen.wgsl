@@ -14,6 +14,15 @@
 
 @group(0) @binding(0) var<storage, read> shogi_tables: array<vec4<u32>>;
 
+// `bound` as a value the compiler cannot see through (the table buffer's
+// length is known only at run time, and is larger). Drivers unroll loops
+// with a constant trip count, and unrolled Shogi loops, whose bodies play
+// moves out and index the position's arrays, took lavapipe minutes to
+// compile; the loops whose bodies are large take their bound from here.
+fn shogi_loop_bound(bound: u32) -> u32 {
+    return min(bound, arrayLength(&shogi_tables));
+}
+
 const NORTH: u32 = 0u;
 const SOUTH: u32 = 1u;
 
@@ -76,18 +85,27 @@ fn shogi_attacks(kind: u32, color: u32, square: u32, occupied: Board81) -> Board
 // the other colour's piece.
 fn shogi_attackers_to(position: ShogiPosition, square: u32, by: u32, occupied: Board81) -> Board81 {
     let other = 1u - by;
-    let golds = position.pieces[SHOGI_GOLD] | position.pieces[SHOGI_PRO_PAWN] | position.pieces[SHOGI_PRO_LANCE]
-        | position.pieces[SHOGI_PRO_KNIGHT] | position.pieces[SHOGI_PRO_SILVER];
-    let kings = position.pieces[SHOGI_KING] | position.pieces[SHOGI_HORSE] | position.pieces[SHOGI_DRAGON];
-    let attackers = (step_attacks(SHOGI_PAWN, other, square) & position.pieces[SHOGI_PAWN])
-        | (step_attacks(SHOGI_KNIGHT, other, square) & position.pieces[SHOGI_KNIGHT])
-        | (step_attacks(SHOGI_SILVER, other, square) & position.pieces[SHOGI_SILVER])
+    let golds = shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN) | shogi_kind_set(position, SHOGI_PRO_LANCE)
+        | shogi_kind_set(position, SHOGI_PRO_KNIGHT) | shogi_kind_set(position, SHOGI_PRO_SILVER);
+    let kings = shogi_kind_set(position, SHOGI_KING) | shogi_kind_set(position, SHOGI_HORSE) | shogi_kind_set(position, SHOGI_DRAGON);
+    var attackers = (step_attacks(SHOGI_PAWN, other, square) & shogi_kind_set(position, SHOGI_PAWN))
+        | (step_attacks(SHOGI_KNIGHT, other, square) & shogi_kind_set(position, SHOGI_KNIGHT))
+        | (step_attacks(SHOGI_SILVER, other, square) & shogi_kind_set(position, SHOGI_SILVER))
         | (step_attacks(SHOGI_GOLD, other, square) & golds)
-        | (step_attacks(SHOGI_KING, other, square) & kings)
-        | (shogi_attacks(SHOGI_LANCE, other, square, occupied) & position.pieces[SHOGI_LANCE])
-        | (diagonal_attacks(square, occupied) & (position.pieces[SHOGI_BISHOP] | position.pieces[SHOGI_HORSE]))
-        | (orthogonal_attacks(square, occupied) & (position.pieces[SHOGI_ROOK] | position.pieces[SHOGI_DRAGON]));
-    return attackers & position.colors[by];
+        | (step_attacks(SHOGI_KING, other, square) & kings);
+    // The sliders, one ray a turn: a lance of `by` attacks along the ray
+    // that the other colour's lance would move along from `square`.
+    let diagonal = shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE);
+    let straight = shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON);
+    let lance_direction = select(SOUTH, NORTH, other == SHOGI_BLACK);
+    for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
+        var sliders = select(straight, diagonal, direction >= 4u);
+        if direction == lance_direction {
+            sliders = sliders | shogi_kind_set(position, SHOGI_LANCE);
+        }
+        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders);
+    }
+    return attackers & shogi_color_set(position, by);
 }
 
 fn shogi_king(position: ShogiPosition, color: u32) -> u32 {
@@ -104,15 +122,15 @@ fn shogi_in_check(position: ShogiPosition, color: u32) -> bool {
 // of the other side moving along that line (a lance only forward).
 fn shogi_pinned(position: ShogiPosition, king: u32, us: u32) -> Board81 {
     let occupied = shogi_occupied(position);
-    let theirs = position.colors[1u - us];
-    let diagonal = (position.pieces[SHOGI_BISHOP] | position.pieces[SHOGI_HORSE]) & theirs;
-    let straight = (position.pieces[SHOGI_ROOK] | position.pieces[SHOGI_DRAGON]) & theirs;
+    let theirs = shogi_color_set(position, 1u - us);
+    let diagonal = (shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE)) & theirs;
+    let straight = (shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON)) & theirs;
     let lance_direction = select(SOUTH, NORTH, us == SHOGI_BLACK);
-    let lances = position.pieces[SHOGI_LANCE] & theirs;
+    let lances = shogi_kind_set(position, SHOGI_LANCE) & theirs;
     var pinned = BOARD81_EMPTY;
-    for (var direction = 0u; direction < 8u; direction++) {
+    for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
         let first = ray_attacks(king, direction, occupied) & occupied;
-        if board81_is_empty(first & position.colors[us]) {
+        if board81_is_empty(first & shogi_color_set(position, us)) {
             continue;
         }
         let behind = ray_attacks(king, direction, occupied ^ first) & occupied & board81_not(first);
@@ -200,24 +218,20 @@ fn drop_is_legal(position: ShogiPosition, kind: u32, to: u32, checked: bool) -> 
 fn shogi_make_move(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) -> ShogiPosition {
     var next = position;
     let us = position.side_to_move;
+    let them = 1u - us;
     let to_bit = board81_from_square(to);
     if from_square == SHOGI_NO_SQUARE {
-        next.hands[us * 7u + hand_slot(kind)] -= 1u;
+        shogi_hand_add(&next, us, hand_slot(kind), 0xffffffffu);
     } else {
-        let from_bit = board81_from_square(from_square);
-        next.pieces[kind] = next.pieces[kind] ^ from_bit;
-        next.colors[us] = next.colors[us] ^ from_bit;
-        if board81_contains(position.colors[1u - us], to) {
+        shogi_toggle(&next, kind, us, board81_from_square(from_square));
+        if board81_contains(shogi_color_set(position, them), to) {
             let captured = shogi_piece_on(position, to);
-            next.pieces[captured] = next.pieces[captured] ^ to_bit;
-            next.colors[1u - us] = next.colors[1u - us] ^ to_bit;
-            next.hands[us * 7u + hand_slot(captured)] += 1u;
+            shogi_toggle(&next, captured, them, to_bit);
+            shogi_hand_add(&next, us, hand_slot(captured), 1u);
         }
     }
-    let placed = select(kind, promoted_kind(kind), promote);
-    next.pieces[placed] = next.pieces[placed] | to_bit;
-    next.colors[us] = next.colors[us] | to_bit;
-    next.side_to_move = 1u - us;
+    shogi_toggle(&next, select(kind, promoted_kind(kind), promote), us, to_bit);
+    next.side_to_move = them;
     next.move_number += 1u;
     return next;
 }
@@ -238,7 +252,7 @@ fn drop_targets(position: ShogiPosition, kind: u32) -> Board81 {
     }
     if kind == SHOGI_PAWN {
         let pawns = shogi_pieces_of(position, us, SHOGI_PAWN);
-        for (var column = 0u; column < 9u; column++) {
+        for (var column = 0u; column < shogi_loop_bound(9u); column++) {
             if !board81_is_empty(pawns & column_mask(column)) {
                 targets = targets & board81_not(column_mask(column));
             }
@@ -249,26 +263,24 @@ fn drop_targets(position: ShogiPosition, kind: u32) -> Board81 {
 
 // Whether dropping a pawn on `to` mates (uchifuzume, illegal). The check is
 // adjacent and cannot be blocked, so the defender escapes only by a king
-// move to a safe square or by a legal capture of the pawn.
+// step to a safe square (taking the pawn among them) or by another piece
+// taking the pawn. Both kinds of answer are tried in one loop with one
+// king-safety test: every copy of that test costs the driver's compiler.
 fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
     let after = shogi_make_move(position, SHOGI_NO_SQUARE, to, SHOGI_PAWN, false);
     let them = after.side_to_move;
     let king = shogi_king(after, them);
-    let occupied = shogi_occupied(after);
-    let without_king = occupied & board81_not(board81_from_square(king));
-    var escapes = step_attacks(SHOGI_KING, them, king) & board81_not(after.colors[them]);
-    while !board81_is_empty(escapes) {
-        let square = board81_first(escapes);
-        escapes = board81_without_first(escapes);
-        if board81_is_empty(shogi_attackers_to(after, square, position.side_to_move, without_king)) {
-            return false;
-        }
-    }
-    var capturers = shogi_attackers_to(after, to, them, occupied) & board81_not(board81_from_square(king));
-    while !board81_is_empty(capturers) {
-        let from_square = board81_first(capturers);
-        capturers = board81_without_first(capturers);
-        if keeps_king_safe(after, from_square, to, shogi_piece_on(after, from_square), false) {
+    let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(after, them));
+    // The defender's own pieces, so never a square of `steps`.
+    let capturers = shogi_attackers_to(after, to, them, shogi_occupied(after)) & board81_not(board81_from_square(king));
+    var answers = steps | capturers;
+    while !board81_is_empty(answers) {
+        let square = board81_first(answers);
+        answers = board81_without_first(answers);
+        let captures = board81_contains(capturers, square);
+        let from_square = select(king, square, captures);
+        let kind = select(SHOGI_KING, shogi_piece_on(after, square), captures);
+        if keeps_king_safe(after, from_square, select(square, to, captures), kind, false) {
             return false;
         }
     }
@@ -317,11 +329,11 @@ fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
         return 0u;
     }
     let occupied = shogi_occupied(position);
-    let ours = position.colors[us];
+    let ours = shogi_color_set(position, us);
     let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
     let pinned = shogi_pinned(position, king, us);
     var count = 0u;
-    for (var kind = 0u; kind < 14u; kind++) {
+    for (var kind = 0u; kind < shogi_loop_bound(14u); kind++) {
         var pieces = shogi_pieces_of(position, us, kind);
         while !board81_is_empty(pieces) {
             let from_square = board81_first(pieces);
@@ -334,25 +346,29 @@ fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
             }
         }
     }
-    for (var kind = 0u; kind < 7u; kind++) {
-        if position.hands[us * 7u + kind] == 0u {
+    for (var kind = 0u; kind < shogi_loop_bound(7u); kind++) {
+        if shogi_hand(position, us, kind) == 0u {
             continue;
         }
         let targets = drop_targets(position, kind);
+        // The one square where a pawn drop checks, and may mate.
+        let front = targets & select(BOARD81_EMPTY, checking_pawn_drop(position), kind == SHOGI_PAWN);
+        // Out of check every drop is legal, but for the pawn's on `front`.
+        var front_legal = !checked;
         if checked {
             var remaining = targets;
             while !board81_is_empty(remaining) {
                 let to = board81_first(remaining);
                 remaining = board81_without_first(remaining);
-                count += u32(drop_is_legal(position, kind, to, true));
+                let safe = keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false);
+                count += u32(safe);
+                front_legal = front_legal || (safe && board81_contains(front, to));
             }
         } else {
-            // Out of check every drop is legal but, for a pawn, the one that checks and may mate.
             count += board81_count(targets);
-            let front = targets & select(BOARD81_EMPTY, checking_pawn_drop(position), kind == SHOGI_PAWN);
-            if !board81_is_empty(front) && pawn_drop_mates(position, board81_first(front)) {
-                count -= 1u;
-            }
+        }
+        if front_legal && !board81_is_empty(front) && pawn_drop_mates(position, board81_first(front)) {
+            count -= 1u;
         }
     }
     return count;

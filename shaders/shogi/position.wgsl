@@ -7,7 +7,7 @@
 // marks White's pieces; each side's hand is one word (pawns in bits 0..4,
 // lances, knights, silvers, golds three bits each from bit 5, bishops and
 // rooks two bits each from bit 17); `state` is the side to move (1 = White).
-// `ShogiPosition` is the unpacked form: a set per kind and per colour.
+// `ShogiPosition` is the form kernels work on: the same planes, with a set per colour.
 
 #import bitboard81
 
@@ -38,35 +38,59 @@ const SHOGI_BLACK: u32 = 0u;
 const SHOGI_WHITE: u32 = 1u;
 const SHOGI_NO_SQUARE: u32 = 128u;
 
+// The position as the kernels work on it: the packed record's planes kept
+// as they are. A set per kind would be an array indexed by a run-time kind,
+// which drivers lower to a chain of branches at every use (and a copy of
+// all fourteen sets at every move); here a kind's set is four selects.
 struct ShogiPosition {
-    pieces: array<Board81, 14>,
-    colors: array<Board81, 2>,
-    // Pieces in hand by color * 7 + hand slot (pawn, lance, knight, silver, gold, bishop, rook).
-    hands: array<u32, 14>,
+    // Bits 0..3 of each square's piece code (the kind plus one; 0 empty).
+    code0: Board81,
+    code1: Board81,
+    code2: Board81,
+    code3: Board81,
+    black: Board81,
+    white: Board81,
+    // Each side's hand, packed as in the record (see shogi_hand_shift).
+    hands: vec2<u32>,
     side_to_move: u32,
     move_number: u32,
 }
 
-var<private> HAND_SHIFTS: array<u32, 7> = array<u32, 7>(0u, 5u, 8u, 11u, 14u, 17u, 19u);
-var<private> HAND_MASKS: array<u32, 7> = array<u32, 7>(31u, 7u, 7u, 7u, 7u, 3u, 3u);
+// Where the count of hand slot `slot` (pawn, lance, knight, silver, gold,
+// bishop, rook) starts in a hand word: pawns 5 bits, the next four kinds 3,
+// bishops and rooks 2.
+fn shogi_hand_shift(slot: u32) -> u32 {
+    if slot == 0u {
+        return 0u;
+    }
+    return select(5u + 3u * (slot - 1u), 17u + 2u * (slot - 5u), slot >= 5u);
+}
+
+fn shogi_hand_mask(slot: u32) -> u32 {
+    return select(select(7u, 3u, slot >= 5u), 31u, slot == 0u);
+}
+
+// How many of hand slot `slot` `color` holds.
+fn shogi_hand(position: ShogiPosition, color: u32, slot: u32) -> u32 {
+    let word = select(position.hands.x, position.hands.y, color == SHOGI_WHITE);
+    return (word >> shogi_hand_shift(slot)) & shogi_hand_mask(slot);
+}
+
+// Adds `amount` (1 or the two's complement of 1) to `color`'s count of `slot`.
+fn shogi_hand_add(position: ptr<function, ShogiPosition>, color: u32, slot: u32, amount: u32) {
+    let step = amount << shogi_hand_shift(slot);
+    (*position).hands += select(vec2<u32>(step, 0u), vec2<u32>(0u, step), color == SHOGI_WHITE);
+}
 
 fn shogi_unpack(packed: PackedShogiPosition) -> ShogiPosition {
     var position: ShogiPosition;
-    let occupied = packed.planes[0] | packed.planes[1] | packed.planes[2] | packed.planes[3];
-    for (var kind = 0u; kind < 14u; kind++) {
-        let code = kind + 1u;
-        var squares = occupied;
-        for (var bit = 0u; bit < 4u; bit++) {
-            squares = squares & select(board81_not(packed.planes[bit]), packed.planes[bit], ((code >> bit) & 1u) == 1u);
-        }
-        position.pieces[kind] = squares;
-    }
-    position.colors[1] = packed.planes[4];
-    position.colors[0] = occupied & board81_not(packed.planes[4]);
-    for (var slot = 0u; slot < 7u; slot++) {
-        position.hands[slot] = (packed.hands.x >> HAND_SHIFTS[slot]) & HAND_MASKS[slot];
-        position.hands[7u + slot] = (packed.hands.y >> HAND_SHIFTS[slot]) & HAND_MASKS[slot];
-    }
+    position.code0 = packed.planes[0];
+    position.code1 = packed.planes[1];
+    position.code2 = packed.planes[2];
+    position.code3 = packed.planes[3];
+    position.white = packed.planes[4];
+    position.black = (packed.planes[0] | packed.planes[1] | packed.planes[2] | packed.planes[3]) & board81_not(packed.planes[4]);
+    position.hands = packed.hands;
     position.side_to_move = packed.state & 1u;
     position.move_number = packed.move_number;
     return position;
@@ -74,44 +98,58 @@ fn shogi_unpack(packed: PackedShogiPosition) -> ShogiPosition {
 
 fn shogi_pack(position: ShogiPosition) -> PackedShogiPosition {
     var packed: PackedShogiPosition;
-    for (var bit = 0u; bit < 5u; bit++) {
-        packed.planes[bit] = BOARD81_EMPTY;
-    }
-    for (var kind = 0u; kind < 14u; kind++) {
-        let code = kind + 1u;
-        for (var bit = 0u; bit < 4u; bit++) {
-            if ((code >> bit) & 1u) == 1u {
-                packed.planes[bit] = packed.planes[bit] | position.pieces[kind];
-            }
-        }
-    }
-    packed.planes[4] = position.colors[1];
-    var black = 0u;
-    var white = 0u;
-    for (var slot = 0u; slot < 7u; slot++) {
-        black = black | (position.hands[slot] << HAND_SHIFTS[slot]);
-        white = white | (position.hands[7u + slot] << HAND_SHIFTS[slot]);
-    }
-    packed.hands = vec2<u32>(black, white);
+    packed.planes[0] = position.code0;
+    packed.planes[1] = position.code1;
+    packed.planes[2] = position.code2;
+    packed.planes[3] = position.code3;
+    packed.planes[4] = position.white;
+    packed.hands = position.hands;
     packed.state = position.side_to_move;
     packed.move_number = position.move_number;
     return packed;
 }
 
 fn shogi_occupied(position: ShogiPosition) -> Board81 {
-    return position.colors[0] | position.colors[1];
+    return position.black | position.white;
+}
+
+fn shogi_color_set(position: ShogiPosition, color: u32) -> Board81 {
+    return select(position.black, position.white, color == SHOGI_WHITE);
+}
+
+// The squares holding `kind`, either colour.
+fn shogi_kind_set(position: ShogiPosition, kind: u32) -> Board81 {
+    let code = kind + 1u;
+    var squares = shogi_occupied(position);
+    squares &= select(board81_not(position.code0), position.code0, (code & 1u) != 0u);
+    squares &= select(board81_not(position.code1), position.code1, (code & 2u) != 0u);
+    squares &= select(board81_not(position.code2), position.code2, (code & 4u) != 0u);
+    squares &= select(board81_not(position.code3), position.code3, (code & 8u) != 0u);
+    return squares;
 }
 
 fn shogi_pieces_of(position: ShogiPosition, color: u32, kind: u32) -> Board81 {
-    return position.pieces[kind] & position.colors[color];
+    return shogi_kind_set(position, kind) & shogi_color_set(position, color);
+}
+
+// Puts `kind` of `color` on the squares `bits` (empty before), or takes it
+// off them: the code planes and the colour set flip together.
+fn shogi_toggle(position: ptr<function, ShogiPosition>, kind: u32, color: u32, bits: Board81) {
+    let code = kind + 1u;
+    (*position).code0 ^= select(BOARD81_EMPTY, bits, (code & 1u) != 0u);
+    (*position).code1 ^= select(BOARD81_EMPTY, bits, (code & 2u) != 0u);
+    (*position).code2 ^= select(BOARD81_EMPTY, bits, (code & 4u) != 0u);
+    (*position).code3 ^= select(BOARD81_EMPTY, bits, (code & 8u) != 0u);
+    if color == SHOGI_WHITE {
+        (*position).white ^= bits;
+    } else {
+        (*position).black ^= bits;
+    }
 }
 
 // The kind on `square`, or SHOGI_NO_PIECE.
 fn shogi_piece_on(position: ShogiPosition, square: u32) -> u32 {
-    for (var kind = 0u; kind < 14u; kind++) {
-        if board81_contains(position.pieces[kind], square) {
-            return kind;
-        }
-    }
-    return SHOGI_NO_PIECE;
+    let code = u32(board81_contains(position.code0, square)) | (u32(board81_contains(position.code1, square)) << 1u)
+        | (u32(board81_contains(position.code2, square)) << 2u) | (u32(board81_contains(position.code3, square)) << 3u);
+    return select(code - 1u, SHOGI_NO_PIECE, code == 0u);
 }

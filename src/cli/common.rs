@@ -321,3 +321,29 @@ pub fn escape_controls(text: &str) -> String {
         )
         .collect()
 }
+
+/// Runs `work`; when it takes more than two seconds, says on stderr what is
+/// going on (unless `quiet`), and once it is done how long it took, so that
+/// a cold start (a driver compiling kernels for the first time) is not
+/// silence.
+pub fn announce_if_slow<T>(quiet: bool, what: &str, work: impl FnOnce() -> T) -> T {
+    const PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+    let started = std::time::Instant::now();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let announcer = scope.spawn(move || {
+            let slow = matches!(finished.recv_timeout(PATIENCE), Err(std::sync::mpsc::RecvTimeoutError::Timeout));
+            if slow && !quiet {
+                eprintln!("{what}…");
+            }
+            slow
+        });
+        let value = work();
+        drop(done);
+        let slow = announcer.join().unwrap_or(false);
+        if slow && !quiet {
+            eprintln!("{what}: done in {:.1} s", started.elapsed().as_secs_f64());
+        }
+        value
+    })
+}

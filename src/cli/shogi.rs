@@ -99,13 +99,18 @@ enum Engine {
 }
 
 impl Engine {
-    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>) -> Result<Engine, CliError> {
+    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>, quiet: bool) -> Result<Engine, CliError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
             let options =
                 ShogiPerftOptions { memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20), ..Default::default() };
             let description = context.adapter_description();
-            Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(&context, options)?), description))
+            let engine = super::common::announce_if_slow(
+                quiet,
+                "building and self-testing the Shogi GPU kernels (the first run on a driver compiles them)",
+                || ShogiGpuPerft::with_options(&context, options),
+            )?;
+            Ok(Engine::Gpu(Box::new(engine), description))
         };
         open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
     }
@@ -162,7 +167,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
             path.display()
         )));
     }
-    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory)?;
+    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory, arguments.quiet)?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
     if let Some(entries) = suite {
@@ -214,7 +219,7 @@ fn run_verify(
         (None, Some(count), Some(seed)) => gpu_movegen::shogi::perft::random_positions(count, seed),
         _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
-    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory)?;
+    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, false)?;
     eprintln!("adapter: {}", engine.describe());
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();

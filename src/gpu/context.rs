@@ -33,6 +33,10 @@ pub struct GpuContext {
     uncaptured: Arc<Mutex<Option<GpuError>>>,
     /// The self-test's verdicts for this device (see `super::self_test`).
     pub(crate) trust: Arc<Trust>,
+    /// Kernels already built on this device, by module and build settings:
+    /// an engine made again (the self-test makes several) reuses them
+    /// instead of compiling the same pipelines once more.
+    kernel_cache: Arc<Mutex<HashMap<String, Arc<super::reflect::Kernels>>>>,
 }
 
 /// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
@@ -151,13 +155,32 @@ impl GpuContext {
                 slot.get_or_insert(GpuError::from(error));
             }
         }));
-        GpuContext { device, queue, adapter_info, lost, uncaptured, trust: Arc::default() }
+        GpuContext {
+            device,
+            queue,
+            adapter_info,
+            lost,
+            uncaptured,
+            trust: Arc::default(),
+            kernel_cache: Arc::default(),
+        }
     }
 
     /// This context for running known-answer checks on: engines made on it
     /// do not ask for checks (they are what is being checked).
     pub(crate) fn exempt(&self) -> GpuContext {
         GpuContext { trust: Arc::new(Trust::exempt()), ..self.clone() }
+    }
+
+    /// The kernels built on this device under `key`, if any.
+    pub(crate) fn cached_kernels(&self, key: &str) -> Option<Arc<super::reflect::Kernels>> {
+        self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(key).cloned()
+    }
+
+    /// Keeps `kernels` for later engines; only kernels whose building raised
+    /// no error belong here.
+    pub(crate) fn keep_kernels(&self, key: String, kernels: Arc<super::reflect::Kernels>) {
+        self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, kernels);
     }
 
     /// A one-line description of the adapter, when known.

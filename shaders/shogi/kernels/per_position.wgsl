@@ -59,13 +59,13 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
     let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
     let pinned = shogi_pinned(position, king, us);
     var count = 0u;
-    for (var kind = 0u; kind < 14u; kind++) {
+    for (var kind = 0u; kind < shogi_loop_bound(14u); kind++) {
         var pieces = shogi_pieces_of(position, us, kind);
         while !board81_is_empty(pieces) {
             let from_square = board81_first(pieces);
             pieces = board81_without_first(pieces);
             let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
+            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(shogi_color_set(position, us));
             var legal = BOARD81_EMPTY;
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
@@ -81,8 +81,8 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
             position_moves[index].destinations[from_square] = legal;
         }
     }
-    for (var kind = 0u; kind < 7u; kind++) {
-        if position.hands[us * 7u + kind] == 0u {
+    for (var kind = 0u; kind < shogi_loop_bound(7u); kind++) {
+        if shogi_hand(position, us, kind) == 0u {
             continue;
         }
         var targets = drop_targets(position, kind);

@@ -40,8 +40,12 @@ fn emit(child: ShogiPosition) {
 }
 
 // Every legal child of `position`, in the order of Position::legal_moves on
-// the CPU (board moves by kind, from_square-square, destination, promotion first;
-// then drops by kind and square), handed to `emit`.
+// the CPU (board moves by kind, from-square, destination, promotion first;
+// then drops by kind and square), handed to `emit`. Board moves and drops
+// share one loop nest with one call of `emit`: a driver inlines `emit` (and
+// in `count_leaves_fused` the legal move count inside it) at every call
+// site, and two sites took lavapipe minutes to compile where one takes a
+// second.
 fn for_each_child(position: ShogiPosition) {
     let us = position.side_to_move;
     let them = 1u - us;
@@ -49,39 +53,46 @@ fn for_each_child(position: ShogiPosition) {
     let occupied = shogi_occupied(position);
     let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
     let pinned = shogi_pinned(position, king, us);
-    for (var kind = 0u; kind < 14u; kind++) {
-        var pieces = shogi_pieces_of(position, us, kind);
-        while !board81_is_empty(pieces) {
-            let from_square = board81_first(pieces);
-            pieces = board81_without_first(pieces);
-            let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(position.colors[us]);
+    // Kinds 0..13 move on the board; 14..20 are the seven hand kinds dropped.
+    for (var slot = 0u; slot < shogi_loop_bound(21u); slot++) {
+        let dropping = slot >= 14u;
+        let kind = select(slot, slot - 14u, dropping);
+        // A drop has one source, the hand, when it holds the kind.
+        var sources = shogi_pieces_of(position, us, kind);
+        if dropping {
+            sources = select(BOARD81_EMPTY, board81_from_square(0u), shogi_hand(position, us, kind) != 0u);
+        }
+        while !board81_is_empty(sources) {
+            let from_square = select(board81_first(sources), SHOGI_NO_SQUARE, dropping);
+            sources = board81_without_first(sources);
+            var test = checked;
+            var targets: Board81;
+            if dropping {
+                targets = drop_targets(position, kind);
+            } else {
+                test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
+                targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(shogi_color_set(position, us));
+            }
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
                 targets = board81_without_first(targets);
-                for (var choice = 0u; choice < 2u; choice++) {
+                for (var choice = 0u; choice < shogi_loop_bound(2u); choice++) {
                     let promote = choice == 0u;
-                    if !promotion_choice_allowed(kind, us, from_square, to, promote) {
+                    // A drop never promotes; a board move promotes or not where the rules allow.
+                    let allowed = select(promotion_choice_allowed(kind, us, from_square, to, promote), !promote, dropping);
+                    if !allowed {
                         continue;
                     }
                     let child = shogi_make_move(position, from_square, to, kind, promote);
-                    if !test || !shogi_in_check(child, us) {
+                    var legal = !test || !shogi_in_check(child, us);
+                    // Uchifuzume: a pawn drop may not mate.
+                    if legal && dropping && kind == SHOGI_PAWN && board81_contains(checking_pawn_drop(position), to) {
+                        legal = !pawn_drop_mates(position, to);
+                    }
+                    if legal {
                         emit(child);
                     }
                 }
-            }
-        }
-    }
-    for (var kind = 0u; kind < 7u; kind++) {
-        if position.hands[us * 7u + kind] == 0u {
-            continue;
-        }
-        var targets = drop_targets(position, kind);
-        while !board81_is_empty(targets) {
-            let to = board81_first(targets);
-            targets = board81_without_first(targets);
-            if drop_is_legal(position, kind, to, checked) {
-                emit(shogi_make_move(position, SHOGI_NO_SQUARE, to, kind, false));
             }
         }
     }

@@ -21,7 +21,7 @@ impl From<GpuError> for Interrupt {
 /// The GPU perft driver of game `G`: kernels, the arena and its companions.
 pub struct PerftEngine<G: PerftGame> {
     context: GpuContext,
-    kernels: Kernels,
+    kernels: std::sync::Arc<Kernels>,
     arena: wgpu::Buffer,
     roots: wgpu::Buffer,
     scan: wgpu::Buffer,
@@ -85,9 +85,15 @@ impl<G: PerftGame> PerftEngine<G> {
         };
         let capacity = u64::from(plan.capacity);
 
-        context.scoped(|| {
+        // The same module and settings always build the same pipelines.
+        let key = format!("perft {:?} {}", options.runtime_checks, shader.source);
+        let cached = context.cached_kernels(&key);
+        let engine = context.scoped(|| {
             use wgpu::BufferUsages as Usage;
-            let kernels = shader.build_kernels(device, "perft", options.runtime_checks, true);
+            let kernels = match &cached {
+                Some(kernels) => std::sync::Arc::clone(kernels),
+                None => std::sync::Arc::new(shader.build_kernels(device, "perft", options.runtime_checks, true)),
+            };
             let stride = (size_of::<PerftParameters>() as u32).max(limits.min_uniform_buffer_offset_alignment);
             let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
             let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
@@ -163,7 +169,11 @@ impl<G: PerftGame> PerftEngine<G> {
                 },
                 columns: 1,
             }
-        })
+        })?;
+        if cached.is_none() {
+            context.keep_kernels(key, std::sync::Arc::clone(&engine.kernels));
+        }
+        Ok(engine)
     }
 
     /// Positions the arena holds.
