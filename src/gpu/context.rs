@@ -35,8 +35,9 @@ pub struct GpuContext {
     pub(crate) trust: Arc<Trust>,
     /// Kernels already built on this device, by module and build settings:
     /// an engine made again (the self-test makes several) reuses them
-    /// instead of compiling the same pipelines once more.
-    kernel_cache: Arc<Mutex<HashMap<String, Arc<super::reflect::Kernels>>>>,
+    /// instead of compiling the same pipelines once more. Held as `Any` so
+    /// that the context needs nothing from the modules that build them.
+    kernel_cache: Arc<Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>>,
 }
 
 /// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
@@ -173,13 +174,14 @@ impl GpuContext {
     }
 
     /// The kernels built on this device under `key`, if any.
-    pub(crate) fn cached_kernels(&self, key: &str) -> Option<Arc<super::reflect::Kernels>> {
-        self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(key).cloned()
+    pub(crate) fn cached_kernels<T: std::any::Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
+        let cache = self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache.get(key).cloned().and_then(|kernels| kernels.downcast::<T>().ok())
     }
 
     /// Keeps `kernels` for later engines; only kernels whose building raised
     /// no error belong here.
-    pub(crate) fn keep_kernels(&self, key: String, kernels: Arc<super::reflect::Kernels>) {
+    pub(crate) fn keep_kernels<T: std::any::Any + Send + Sync>(&self, key: String, kernels: Arc<T>) {
         self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, kernels);
     }
 

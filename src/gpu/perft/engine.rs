@@ -87,7 +87,7 @@ impl<G: PerftGame> PerftEngine<G> {
 
         // The same module and settings always build the same pipelines.
         let key = format!("perft {:?} {}", options.runtime_checks, shader.source);
-        let cached = context.cached_kernels(&key);
+        let cached = context.cached_kernels::<Kernels>(&key);
         let engine = context.scoped(|| {
             use wgpu::BufferUsages as Usage;
             let kernels = match &cached {
