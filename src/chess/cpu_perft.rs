@@ -222,12 +222,10 @@ impl CpuPerft {
         if depth <= 1 {
             return stats::divide_stats(position, depth);
         }
-        let moves = position.legal_moves();
-        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
-        let counted = self.perft_stats(&children, depth - 1, progress);
-        let mut divided: Vec<(Move, PerftStats)> = moves.into_iter().zip(counted).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        divided
+        perft::divide_with(position, depth, |children, below| {
+            Ok::<_, std::convert::Infallible>(self.perft_stats(children, below, progress))
+        })
+        .unwrap_or_else(|never| match never {})
     }
 
     /// Runs `work` on this engine's threads (for callers that count their own way).

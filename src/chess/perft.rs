@@ -77,19 +77,20 @@ pub fn divide(position: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64
 }
 
 /// [`divide`] with any counter: `count(children, depth)` returns perft of
-/// each child (the GPU backend counts them all in one batch).
-pub fn divide_with<E>(
+/// each child (the GPU backend counts them all in one batch), or any other
+/// count of their subtrees (statistics).
+pub fn divide_with<T, E>(
     position: &Position,
     depth: u32,
-    count: impl FnOnce(&[Position], u32) -> Result<Vec<u64>, E>,
-) -> Result<Vec<(Move, u64)>, E> {
+    count: impl FnOnce(&[Position], u32) -> Result<Vec<T>, E>,
+) -> Result<Vec<(Move, T)>, E> {
     if depth == 0 {
         return Ok(Vec::new());
     }
     let moves = position.legal_moves();
     let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
     let counts = count(&children, depth - 1)?;
-    let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+    let mut divided: Vec<(Move, T)> = moves.into_iter().zip(counts).collect();
     divided.sort_by_cached_key(|(mv, _)| mv.to_string());
     Ok(divided)
 }

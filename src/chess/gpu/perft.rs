@@ -103,11 +103,6 @@ impl PerftEngine<Chess> {
         if depth <= 1 {
             return Ok(crate::chess::stats::divide_stats(position, depth));
         }
-        let moves = position.legal_moves();
-        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
-        let stats = self.perft_stats(&children, depth - 1, progress)?;
-        let mut divided: Vec<(Move, PerftStats)> = moves.into_iter().zip(stats).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
+        crate::chess::perft::divide_with(position, depth, |children, below| self.perft_stats(children, below, progress))
     }
 }
