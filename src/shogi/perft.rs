@@ -10,24 +10,31 @@ use super::position::Position;
 /// nodes, more than any machine could count; deeper requests are refused.
 pub const MAX_DEPTH: u32 = 16;
 
-/// Leaf nodes at `depth` plies below `position`, on the calling thread.
+/// Leaf nodes at `depth` plies below `position`, on the calling thread, by
+/// the fast engine (`fast_perft`).
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => u64::from(position.legal_move_count()),
-        _ => position.legal_moves().into_iter().map(|mv| perft(&position.make_move(mv), depth - 1)).sum(),
-    }
+    super::fast_perft::perft(position, depth)
 }
-
-/// Below this depth a subtree is too small to hand to another thread.
-const PARALLEL_MIN_DEPTH: u32 = 3;
 
 /// Leaf nodes at `depth`, spreading subtrees over the current rayon pool.
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
-    if depth < PARALLEL_MIN_DEPTH {
-        return perft(position, depth);
+    super::fast_perft::perft_parallel(position, depth)
+}
+
+/// Leaf nodes at `depth` by the full-rules reference generator
+/// ([`Position::legal_moves`], [`Position::legal_move_count`]): what the
+/// fast engine is tested against.
+pub fn reference_perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => u64::from(position.legal_move_count()),
+        _ => position.legal_moves().into_iter().map(|mv| reference_perft(&position.make_move(mv), depth - 1)).sum(),
     }
-    position.legal_moves().par_iter().map(|mv| perft_parallel(&position.make_move(*mv), depth - 1)).sum()
+}
+
+/// The number of legal moves by the fast engine (what `perft(position, 1)` counts).
+pub fn legal_move_count(position: &Position) -> u32 {
+    super::fast_perft::legal_move_count(position)
 }
 
 /// Each legal move with perft(depth - 1) of its child, in USI order. Depth 0 gives no moves.
