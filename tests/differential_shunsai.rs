@@ -1,8 +1,10 @@
 //! The Shogi reference against shunsai, a fast, fully legal Rust Shogi move
 //! generator: the same legal move set in every position of seeded random
-//! games from the start position, captures and drops included.
+//! games from the start position, captures and drops included; and the fast
+//! perft engine's move count of each of those positions.
 
 use gpu_movegen::shogi::Position;
+use gpu_movegen::shogi::perft::legal_move_count;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shunsai::shogi_core::ToUsi;
@@ -31,6 +33,8 @@ fn legal_moves_equal_shunsai_in_thousands_of_random_game_positions() {
             let mut peer_usi: Vec<String> = peer_moves.iter().map(ToUsi::to_usi_owned).collect();
             peer_usi.sort();
             assert_eq!(moves, peer_usi, "{}", position.to_sfen());
+            // The fast engine's count of the same position, against the peer too.
+            assert_eq!(legal_move_count(&position) as usize, peer_usi.len(), "{}", position.to_sfen());
             compared += 1;
             with_drops += usize::from(moves.iter().any(|mv| mv.contains('*')));
             if moves.is_empty() {
