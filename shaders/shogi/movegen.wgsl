@@ -1,13 +1,17 @@
-// movegen.wgsl — Shogi legal moves for one position, the twin of
-// src/shogi/movegen.rs.
+// movegen.wgsl — Shogi legal moves for one position, the twin of the CPU
+// engine in src/shogi/fast_perft/.
 //
 // Reads: the Shogi tables (`shogi_tables`, binding 0: step attacks per kind,
 // colour and square; rays per direction and square; columns; the last one,
-// two and three ranks per colour), uploaded from_square Rust. Writes: nothing.
-// Library only: the perft kernels call it, one position per invocation.
-// Attacks: steps from_square the tables, sliders by ray and nearest blocker;
-// legality: pins, checks, promotion choices, pieces left without a move,
-// nifu and uchifuzume, as the CPU reference.
+// two and three ranks per colour; the line from each square through each
+// other), uploaded from Rust. Writes: nothing. Library only: the kernels
+// call it, one position per invocation.
+//
+// Legality comes from masks, as on the CPU: the checkers and the pinned
+// pieces (`shogi_masks`) say where each piece may go, and only the king's
+// own steps are tested square by square. The one move whose legality needs
+// the reply is a pawn drop straight in front of the enemy king (uchifuzume
+// forbids it when it mates); it is decided once per position.
 
 #import bitboard81
 #import shogi_position
@@ -38,113 +42,165 @@ fn column_mask(column: u32) -> Board81 {
     return shogi_tables[SHOGI_TABLE_COLUMNS + column];
 }
 
-// The last `ranks` (1, 2 or 3) ranks seen from_square `color`.
+// The last `ranks` (1, 2 or 3) ranks seen from `color`.
 fn dead_zone(color: u32, ranks: u32) -> Board81 {
     return shogi_tables[SHOGI_TABLE_ZONES + color * 3u + ranks - 1u];
 }
 
+// The ray from `origin` through `square` to the edge; empty off every line.
+fn line_from(origin: u32, square: u32) -> Board81 {
+    return shogi_tables[SHOGI_TABLE_LINES + origin * 81u + square];
+}
+
 // Directions 0..7: north, south, west, east, north-west, north-east,
 // south-west, south-east (Black's frame); square indices grow along south,
-// east, south-west and south-east, so there the nearest blocker is the lowest bit.
+// east, south-west and south-east, so there the nearest blocker is the
+// lowest bit. Branch-free: it is inlined inside every loop that walks rays.
 fn ray_attacks(square: u32, direction: u32, occupied: Board81) -> Board81 {
     let full = ray(direction, square);
     let blockers = full & occupied;
-    if board81_is_empty(blockers) {
-        return full;
-    }
     let grows = direction == 1u || direction == 3u || direction == 6u || direction == 7u;
-    let nearest = select(board81_last(blockers), board81_first(blockers), grows);
-    return full ^ ray(direction, nearest);
+    let nearest = min(select(board81_last(blockers), board81_first(blockers), grows), 80u);
+    return full ^ select(ray(direction, nearest), BOARD81_EMPTY, board81_is_empty(blockers));
 }
 
-fn diagonal_attacks(square: u32, occupied: Board81) -> Board81 {
-    return ray_attacks(square, 4u, occupied) | ray_attacks(square, 5u, occupied)
-        | ray_attacks(square, 6u, occupied) | ray_attacks(square, 7u, occupied);
+// Whether `kind` of `color` slides along `direction`.
+fn slides(kind: u32, color: u32, direction: u32) -> bool {
+    let diagonal = direction >= 4u;
+    let lance = kind == SHOGI_LANCE && direction == select(SOUTH, NORTH, color == SHOGI_BLACK);
+    let bishop = (kind == SHOGI_BISHOP || kind == SHOGI_HORSE) && diagonal;
+    let rook = (kind == SHOGI_ROOK || kind == SHOGI_DRAGON) && !diagonal;
+    return lance || bishop || rook;
 }
 
-fn orthogonal_attacks(square: u32, occupied: Board81) -> Board81 {
-    return ray_attacks(square, 0u, occupied) | ray_attacks(square, 1u, occupied)
-        | ray_attacks(square, 2u, occupied) | ray_attacks(square, 3u, occupied);
+fn is_slider(kind: u32) -> bool {
+    return kind == SHOGI_LANCE || kind == SHOGI_BISHOP || kind == SHOGI_ROOK || kind >= SHOGI_HORSE;
 }
 
+// What `kind` of `color` on `square` attacks: its steps, and its rays one
+// direction a turn (one copy of the ray walk, however many directions).
 fn shogi_attacks(kind: u32, color: u32, square: u32, occupied: Board81) -> Board81 {
-    let stepped = step_attacks(kind, color, square);
-    if kind == SHOGI_LANCE {
-        return ray_attacks(square, select(SOUTH, NORTH, color == SHOGI_BLACK), occupied);
+    var attacks = step_attacks(kind, color, square);
+    if is_slider(kind) {
+        for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
+            if slides(kind, color, direction) {
+                attacks = attacks | ray_attacks(square, direction, occupied);
+            }
+        }
     }
-    if kind == SHOGI_BISHOP || kind == SHOGI_HORSE {
-        return stepped | diagonal_attacks(square, occupied);
-    }
-    if kind == SHOGI_ROOK || kind == SHOGI_DRAGON {
-        return stepped | orthogonal_attacks(square, occupied);
-    }
-    return stepped;
+    return attacks;
 }
 
-// The pieces of `by` attacking `square`: each kind seen from_square the square as
-// the other colour's piece.
-fn shogi_attackers_to(position: ShogiPosition, square: u32, by: u32, occupied: Board81) -> Board81 {
+// Golds and the four kinds that move like one.
+fn gold_movers(position: ShogiPosition) -> Board81 {
+    return shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN)
+        | shogi_kind_set(position, SHOGI_PRO_LANCE) | shogi_kind_set(position, SHOGI_PRO_KNIGHT)
+        | shogi_kind_set(position, SHOGI_PRO_SILVER);
+}
+
+// The pieces of `by` that step onto `square`: each kind seen from the
+// square as the other colour's piece.
+fn step_attackers_to(position: ShogiPosition, square: u32, by: u32) -> Board81 {
     let other = 1u - by;
-    let golds = shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN) | shogi_kind_set(position, SHOGI_PRO_LANCE)
-        | shogi_kind_set(position, SHOGI_PRO_KNIGHT) | shogi_kind_set(position, SHOGI_PRO_SILVER);
     let kings = shogi_kind_set(position, SHOGI_KING) | shogi_kind_set(position, SHOGI_HORSE) | shogi_kind_set(position, SHOGI_DRAGON);
-    var attackers = (step_attacks(SHOGI_PAWN, other, square) & shogi_kind_set(position, SHOGI_PAWN))
+    let attackers = (step_attacks(SHOGI_PAWN, other, square) & shogi_kind_set(position, SHOGI_PAWN))
         | (step_attacks(SHOGI_KNIGHT, other, square) & shogi_kind_set(position, SHOGI_KNIGHT))
         | (step_attacks(SHOGI_SILVER, other, square) & shogi_kind_set(position, SHOGI_SILVER))
-        | (step_attacks(SHOGI_GOLD, other, square) & golds)
+        | (step_attacks(SHOGI_GOLD, other, square) & gold_movers(position))
         | (step_attacks(SHOGI_KING, other, square) & kings);
-    // The sliders, one ray a turn: a lance of `by` attacks along the ray
-    // that the other colour's lance would move along from `square`.
+    return attackers & shogi_color_set(position, by);
+}
+
+// The sliders of `by` that attack `square` along `direction` from it: a
+// lance of `by` along the ray the other colour's lance would move along.
+fn sliders_along(position: ShogiPosition, direction: u32, by: u32) -> Board81 {
     let diagonal = shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE);
     let straight = shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON);
-    let lance_direction = select(SOUTH, NORTH, other == SHOGI_BLACK);
+    let lance_direction = select(NORTH, SOUTH, by == SHOGI_BLACK);
+    let lances = select(BOARD81_EMPTY, shogi_kind_set(position, SHOGI_LANCE), direction == lance_direction);
+    return select(straight | lances, diagonal, direction >= 4u) & shogi_color_set(position, by);
+}
+
+// The pieces of `by` attacking `square`, with `occupied` blocking sliders.
+fn shogi_attackers_to(position: ShogiPosition, square: u32, by: u32, occupied: Board81) -> Board81 {
+    var attackers = step_attackers_to(position, square, by);
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        var sliders = select(straight, diagonal, direction >= 4u);
-        if direction == lance_direction {
-            sliders = sliders | shogi_kind_set(position, SHOGI_LANCE);
-        }
-        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders);
+        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders_along(position, direction, by));
     }
-    return attackers & shogi_color_set(position, by);
+    return attackers;
 }
 
 fn shogi_king(position: ShogiPosition, color: u32) -> u32 {
     return board81_first(shogi_pieces_of(position, color, SHOGI_KING));
 }
 
-fn shogi_in_check(position: ShogiPosition, color: u32) -> bool {
-    let king = shogi_king(position, color);
-    return king != SHOGI_NO_SQUARE
-        && !board81_is_empty(shogi_attackers_to(position, king, 1u - color, shogi_occupied(position)));
+// What the side to move may do: its king, the pieces checking it, the
+// squares a board move (`targets`) or a drop (`drop_targets`) may go to,
+// and its pinned pieces (each may move only along `line_from(king, it)`).
+struct ShogiMasks {
+    king: u32,
+    checkers: Board81,
+    targets: Board81,
+    drop_targets: Board81,
+    pinned: Board81,
 }
 
-// Pieces of `us` that are the only piece between `us`'s king and a slider
-// of the other side moving along that line (a lance only forward).
-fn shogi_pinned(position: ShogiPosition, king: u32, us: u32) -> Board81 {
+// One walk of the eight rays from the king finds the sliding checkers and
+// the pins: a slider of theirs first on a ray checks, one behind a single
+// piece of ours pins it.
+fn shogi_masks(position: ShogiPosition) -> ShogiMasks {
+    let us = position.side_to_move;
+    let them = 1u - us;
     let occupied = shogi_occupied(position);
-    let theirs = shogi_color_set(position, 1u - us);
-    let diagonal = (shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE)) & theirs;
-    let straight = (shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON)) & theirs;
-    let lance_direction = select(SOUTH, NORTH, us == SHOGI_BLACK);
-    let lances = shogi_kind_set(position, SHOGI_LANCE) & theirs;
-    var pinned = BOARD81_EMPTY;
+    let ours = shogi_color_set(position, us);
+    var masks: ShogiMasks;
+    masks.king = shogi_king(position, us);
+    masks.checkers = step_attackers_to(position, masks.king, them);
+    masks.pinned = BOARD81_EMPTY;
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        let first = ray_attacks(king, direction, occupied) & occupied;
-        if board81_is_empty(first & shogi_color_set(position, us)) {
-            continue;
-        }
-        let behind = ray_attacks(king, direction, occupied ^ first) & occupied & board81_not(first);
-        var sliders = straight;
-        if direction >= 4u {
-            sliders = diagonal;
-        } else if direction == lance_direction {
-            sliders = straight | lances;
-        }
-        if !board81_is_empty(behind & sliders) {
-            pinned = pinned | first;
+        let sliders = sliders_along(position, direction, them);
+        let first = ray_attacks(masks.king, direction, occupied) & occupied;
+        let beyond = ray_attacks(min(board81_first(first), 80u), direction, occupied) & occupied;
+        let shielded = !board81_is_empty(first & ours) && !board81_is_empty(beyond & sliders);
+        masks.checkers = masks.checkers | (first & sliders);
+        masks.pinned = masks.pinned | select(BOARD81_EMPTY, first, shielded);
+    }
+    masks.targets = board81_not(ours);
+    masks.drop_targets = board81_not(occupied);
+    if board81_count(masks.checkers) == 1u {
+        let checker = board81_first(masks.checkers);
+        let between = line_from(masks.king, checker) & line_from(checker, masks.king);
+        masks.targets = masks.targets & (between | masks.checkers);
+        masks.drop_targets = masks.drop_targets & between;
+    }
+    return masks;
+}
+
+fn double_check(masks: ShogiMasks) -> bool {
+    return board81_count(masks.checkers) > 1u;
+}
+
+// Where a piece of the side to move on `square` may go (the king apart).
+fn piece_targets(masks: ShogiMasks, square: u32) -> Board81 {
+    let line = select(BOARD81_ALL, line_from(masks.king, square), board81_contains(masks.pinned, square));
+    return select(masks.targets & line, BOARD81_EMPTY, double_check(masks));
+}
+
+// The king's legal steps: each tested against the other side's attackers
+// with the king lifted off the board.
+fn king_destinations(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
+    let us = position.side_to_move;
+    let lifted = shogi_occupied(position) & board81_not(board81_from_square(masks.king));
+    var candidates = step_attacks(SHOGI_KING, us, masks.king) & board81_not(shogi_color_set(position, us));
+    var safe = BOARD81_EMPTY;
+    while !board81_is_empty(candidates) {
+        let square = board81_first(candidates);
+        candidates = board81_without_first(candidates);
+        if board81_is_empty(shogi_attackers_to(position, square, 1u - us, lifted)) {
+            safe = safe | board81_from_square(square);
         }
     }
-    return pinned;
+    return safe;
 }
 
 fn promoted_kind(kind: u32) -> u32 {
@@ -194,26 +250,6 @@ fn promotion_choice_allowed(kind: u32, color: u32, from_square: u32, to: u32, pr
     return !board81_contains(forced_promotions(kind, color), to);
 }
 
-// The one square (as a set) where a pawn drop by the side to move would
-// check the other king, and so might mate; empty when it has no such king.
-fn checking_pawn_drop(position: ShogiPosition) -> Board81 {
-    let them = 1u - position.side_to_move;
-    let their_king = shogi_king(position, them);
-    if their_king == SHOGI_NO_SQUARE {
-        return BOARD81_EMPTY;
-    }
-    return step_attacks(SHOGI_PAWN, them, their_king);
-}
-
-// Whether dropping `kind` on `to` (one of its drop targets) is legal: it must
-// answer a check (`checked`), and a pawn must not mate (uchifuzume).
-fn drop_is_legal(position: ShogiPosition, kind: u32, to: u32, checked: bool) -> bool {
-    if checked && !keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false) {
-        return false;
-    }
-    return !(kind == SHOGI_PAWN && board81_contains(checking_pawn_drop(position), to) && pawn_drop_mates(position, to));
-}
-
 // A board move or a drop (from_square == SHOGI_NO_SQUARE) of `kind`.
 fn shogi_make_move(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) -> ShogiPosition {
     var next = position;
@@ -236,11 +272,9 @@ fn shogi_make_move(position: ShogiPosition, from_square: u32, to: u32, kind: u32
     return next;
 }
 
-fn keeps_king_safe(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) -> bool {
-    return !shogi_in_check(shogi_make_move(position, from_square, to, kind, promote), position.side_to_move);
-}
-
-// Squares `kind` may be dropped on by the side to move.
+// Squares `kind` may be dropped on by the side to move, before checks:
+// empty, not where it would have no move, a pawn not on a file with one
+// of ours (nifu).
 fn drop_targets(position: ShogiPosition, kind: u32) -> Board81 {
     let us = position.side_to_move;
     var targets = board81_not(shogi_occupied(position));
@@ -261,30 +295,61 @@ fn drop_targets(position: ShogiPosition, kind: u32) -> Board81 {
     return targets;
 }
 
-// Whether dropping a pawn on `to` mates (uchifuzume, illegal). The check is
-// adjacent and cannot be blocked, so the defender escapes only by a king
-// step to a safe square (taking the pawn among them) or by another piece
-// taking the pawn. Both kinds of answer are tried in one loop with one
-// king-safety test: every copy of that test costs the driver's compiler.
+// Whether dropping a pawn on `to`, straight in front of the enemy king,
+// mates (uchifuzume, illegal). The check is adjacent and cannot be blocked,
+// so the defender escapes only by a king step to a safe square (taking the
+// pawn among them) or by another piece taking the pawn and leaving its king
+// safe. The dropped pawn stays out of the record's planes: it only blocks
+// (it attacks nothing but the king's square). Both kinds of answer share
+// one loop and one attack test.
 fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
-    let after = shogi_make_move(position, SHOGI_NO_SQUARE, to, SHOGI_PAWN, false);
-    let them = after.side_to_move;
-    let king = shogi_king(after, them);
-    let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(after, them));
-    // The defender's own pieces, so never a square of `steps`.
-    let capturers = shogi_attackers_to(after, to, them, shogi_occupied(after)) & board81_not(board81_from_square(king));
+    let us = position.side_to_move;
+    let them = 1u - us;
+    let king = shogi_king(position, them);
+    let occupied = shogi_occupied(position) | board81_from_square(to);
+    let king_bit = board81_from_square(king);
+    let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(position, them));
+    let capturers = shogi_attackers_to(position, to, them, occupied) & board81_not(king_bit);
     var answers = steps | capturers;
     while !board81_is_empty(answers) {
         let square = board81_first(answers);
         answers = board81_without_first(answers);
         let captures = board81_contains(capturers, square);
-        let from_square = select(king, square, captures);
-        let kind = select(SHOGI_KING, shogi_piece_on(after, square), captures);
-        if keeps_king_safe(after, from_square, select(square, to, captures), kind, false) {
+        // A capturer leaves `square` for `to`; a king step leaves the king's square.
+        let attacked_square = select(square, king, captures);
+        let vacated = occupied & board81_not(select(king_bit, board81_from_square(square), captures));
+        if board81_is_empty(shogi_attackers_to(position, attacked_square, us, vacated)) {
             return false;
         }
     }
     return true;
+}
+
+// Where a pawn drop would check the other king, as a set (one square or none).
+fn checking_pawn_drop(position: ShogiPosition) -> Board81 {
+    let them = 1u - position.side_to_move;
+    return step_attacks(SHOGI_PAWN, them, shogi_king(position, them));
+}
+
+// The square (as a set) where a pawn drop would mate, or none: decided
+// once per position, before any drop is counted or played.
+fn mating_pawn_drop(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
+    let front = drop_targets(position, SHOGI_PAWN) & masks.drop_targets & checking_pawn_drop(position);
+    let live = shogi_hand(position, position.side_to_move, SHOGI_PAWN) != 0u && !board81_is_empty(front);
+    if live && pawn_drop_mates(position, board81_first(front)) {
+        return front;
+    }
+    return BOARD81_EMPTY;
+}
+
+// The drop squares of `kind` for the side to move: its targets, within
+// the check mask, less the square where a pawn drop would mate.
+fn legal_drop_squares(position: ShogiPosition, masks: ShogiMasks, kind: u32, mating_pawn: Board81) -> Board81 {
+    if shogi_hand(position, position.side_to_move, kind) == 0u || double_check(masks) {
+        return BOARD81_EMPTY;
+    }
+    let squares = drop_targets(position, kind) & masks.drop_targets;
+    return select(squares, squares & board81_not(mating_pawn), kind == SHOGI_PAWN);
 }
 
 // The number of moves a piece's destinations stand for: a promotion and a
@@ -299,77 +364,28 @@ fn destination_count(kind: u32, color: u32, from_square: u32, targets: Board81) 
     return board81_count(promoting) + board81_count(targets & board81_not(forced));
 }
 
-// The legal moves of `kind` on `from_square` to `targets`, each played out to test the king.
-fn tested_count(position: ShogiPosition, kind: u32, from_square: u32, targets: Board81) -> u32 {
-    let us = position.side_to_move;
-    var count = 0u;
-    var remaining = targets;
-    while !board81_is_empty(remaining) {
-        let to = board81_first(remaining);
-        remaining = board81_without_first(remaining);
-        // Promoting or not leaves our king as safe, so one test serves both choices.
-        if keeps_king_safe(position, from_square, to, kind, false) {
-            count += u32(promotion_choice_allowed(kind, us, from_square, to, true))
-                + u32(promotion_choice_allowed(kind, us, from_square, to, false));
-        }
-    }
-    return count;
-}
-
-// The number of legal moves, the twin of Position::legal_move_count: out of
-// check, pieces that are not pinned are counted from_square their destination sets
-// (promotion choices by masks) and drops by a popcount, with the one square
-// where a pawn drop could mate tested; the king, pinned pieces and every
-// move in check are played out.
+// The number of legal moves, the twin of the CPU engine's count: every
+// piece's destinations within the masks, promotion choices by zone masks,
+// the king's tested steps, drops by a popcount.
 fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
     let us = position.side_to_move;
-    let them = 1u - us;
-    let king = shogi_king(position, us);
-    if king == SHOGI_NO_SQUARE {
-        return 0u;
-    }
+    let masks = shogi_masks(position);
+    var count = board81_count(king_destinations(position, masks));
     let occupied = shogi_occupied(position);
-    let ours = shogi_color_set(position, us);
-    let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
-    let pinned = shogi_pinned(position, king, us);
-    var count = 0u;
-    for (var kind = 0u; kind < shogi_loop_bound(14u); kind++) {
-        var pieces = shogi_pieces_of(position, us, kind);
-        while !board81_is_empty(pieces) {
-            let from_square = board81_first(pieces);
-            pieces = board81_without_first(pieces);
-            let targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(ours);
-            if checked || kind == SHOGI_KING || board81_contains(pinned, from_square) {
-                count += tested_count(position, kind, from_square, targets);
-            } else {
-                count += destination_count(kind, us, from_square, targets);
-            }
-        }
+    var pieces = shogi_color_set(position, us) & board81_not(board81_from_square(masks.king));
+    if double_check(masks) {
+        pieces = BOARD81_EMPTY;
     }
+    while !board81_is_empty(pieces) {
+        let from_square = board81_first(pieces);
+        pieces = board81_without_first(pieces);
+        let kind = shogi_piece_on(position, from_square);
+        let targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
+        count += destination_count(kind, us, from_square, targets);
+    }
+    let mating_pawn = mating_pawn_drop(position, masks);
     for (var kind = 0u; kind < shogi_loop_bound(7u); kind++) {
-        if shogi_hand(position, us, kind) == 0u {
-            continue;
-        }
-        let targets = drop_targets(position, kind);
-        // The one square where a pawn drop checks, and may mate.
-        let front = targets & select(BOARD81_EMPTY, checking_pawn_drop(position), kind == SHOGI_PAWN);
-        // Out of check every drop is legal, but for the pawn's on `front`.
-        var front_legal = !checked;
-        if checked {
-            var remaining = targets;
-            while !board81_is_empty(remaining) {
-                let to = board81_first(remaining);
-                remaining = board81_without_first(remaining);
-                let safe = keeps_king_safe(position, SHOGI_NO_SQUARE, to, kind, false);
-                count += u32(safe);
-                front_legal = front_legal || (safe && board81_contains(front, to));
-            }
-        } else {
-            count += board81_count(targets);
-        }
-        if front_legal && !board81_is_empty(front) && pawn_drop_mates(position, board81_first(front)) {
-            count -= 1u;
-        }
+        count += board81_count(legal_drop_squares(position, masks, kind, mating_pawn));
     }
     return count;
 }

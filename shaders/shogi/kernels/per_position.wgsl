@@ -54,47 +54,37 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
         atomicOr(&status, FAULT_INVALID_POSITION);
         return;
     }
-    let them = 1u - us;
     let occupied = shogi_occupied(position);
-    let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
-    let pinned = shogi_pinned(position, king, us);
+    let masks = shogi_masks(position);
+    let king_moves = king_destinations(position, masks);
     var count = 0u;
-    for (var kind = 0u; kind < shogi_loop_bound(14u); kind++) {
-        var pieces = shogi_pieces_of(position, us, kind);
-        while !board81_is_empty(pieces) {
-            let from_square = board81_first(pieces);
-            pieces = board81_without_first(pieces);
-            let test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-            var targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(shogi_color_set(position, us));
-            var legal = BOARD81_EMPTY;
-            while !board81_is_empty(targets) {
-                let to = board81_first(targets);
-                targets = board81_without_first(targets);
-                // Promoting or not leaves our king as safe, so one test serves both choices.
-                let choices = u32(promotion_choice_allowed(kind, us, from_square, to, true))
-                    + u32(promotion_choice_allowed(kind, us, from_square, to, false));
-                if choices > 0u && (!test || keeps_king_safe(position, from_square, to, kind, false)) {
-                    legal = legal | board81_from_square(to);
-                    count += choices;
-                }
-            }
-            position_moves[index].destinations[from_square] = legal;
+    var pieces = shogi_color_set(position, us);
+    while !board81_is_empty(pieces) {
+        let from_square = board81_first(pieces);
+        pieces = board81_without_first(pieces);
+        let kind = shogi_piece_on(position, from_square);
+        var legal = king_moves;
+        if kind != SHOGI_KING {
+            legal = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
         }
+        // A destination stays when either promotion choice is legal.
+        var remaining = legal;
+        while !board81_is_empty(remaining) {
+            let to = board81_first(remaining);
+            remaining = board81_without_first(remaining);
+            let choices = u32(promotion_choice_allowed(kind, us, from_square, to, true))
+                + u32(promotion_choice_allowed(kind, us, from_square, to, false));
+            count += choices;
+            if choices == 0u {
+                legal = legal & board81_not(board81_from_square(to));
+            }
+        }
+        position_moves[index].destinations[from_square] = legal;
     }
+    let mating_pawn = mating_pawn_drop(position, masks);
     for (var kind = 0u; kind < shogi_loop_bound(7u); kind++) {
-        if shogi_hand(position, us, kind) == 0u {
-            continue;
-        }
-        var targets = drop_targets(position, kind);
-        var legal = BOARD81_EMPTY;
-        while !board81_is_empty(targets) {
-            let to = board81_first(targets);
-            targets = board81_without_first(targets);
-            if drop_is_legal(position, kind, to, checked) {
-                legal = legal | board81_from_square(to);
-                count += 1u;
-            }
-        }
+        let legal = legal_drop_squares(position, masks, kind, mating_pawn);
+        count += board81_count(legal);
         position_moves[index].drops[kind] = legal;
     }
     position_moves[index].move_count = count;

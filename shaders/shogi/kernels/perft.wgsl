@@ -41,18 +41,19 @@ fn emit(child: ShogiPosition) {
 
 // Every legal child of `position`, in the order of Position::legal_moves on
 // the CPU (board moves by kind, from-square, destination, promotion first;
-// then drops by kind and square), handed to `emit`. Board moves and drops
+// then drops by kind and square), handed to `emit`. Every move is legal by
+// the masks (`shogi_masks`, the king's tested steps, the mating pawn drop
+// decided once), so none is played out to test it. Board moves and drops
 // share one loop nest with one call of `emit`: a driver inlines `emit` (and
 // in `count_leaves_fused` the legal move count inside it) at every call
 // site, and two sites took lavapipe minutes to compile where one takes a
 // second.
 fn for_each_child(position: ShogiPosition) {
     let us = position.side_to_move;
-    let them = 1u - us;
-    let king = shogi_king(position, us);
     let occupied = shogi_occupied(position);
-    let checked = !board81_is_empty(shogi_attackers_to(position, king, them, occupied));
-    let pinned = shogi_pinned(position, king, us);
+    let masks = shogi_masks(position);
+    let king_moves = king_destinations(position, masks);
+    let mating_pawn = mating_pawn_drop(position, masks);
     // Kinds 0..13 move on the board; 14..20 are the seven hand kinds dropped.
     for (var slot = 0u; slot < shogi_loop_bound(21u); slot++) {
         let dropping = slot >= 14u;
@@ -65,13 +66,13 @@ fn for_each_child(position: ShogiPosition) {
         while !board81_is_empty(sources) {
             let from_square = select(board81_first(sources), SHOGI_NO_SQUARE, dropping);
             sources = board81_without_first(sources);
-            var test = checked;
             var targets: Board81;
             if dropping {
-                targets = drop_targets(position, kind);
+                targets = legal_drop_squares(position, masks, kind, mating_pawn);
+            } else if kind == SHOGI_KING {
+                targets = king_moves;
             } else {
-                test = checked || kind == SHOGI_KING || board81_contains(pinned, from_square);
-                targets = shogi_attacks(kind, us, from_square, occupied) & board81_not(shogi_color_set(position, us));
+                targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
             }
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
@@ -80,17 +81,8 @@ fn for_each_child(position: ShogiPosition) {
                     let promote = choice == 0u;
                     // A drop never promotes; a board move promotes or not where the rules allow.
                     let allowed = select(promotion_choice_allowed(kind, us, from_square, to, promote), !promote, dropping);
-                    if !allowed {
-                        continue;
-                    }
-                    let child = shogi_make_move(position, from_square, to, kind, promote);
-                    var legal = !test || !shogi_in_check(child, us);
-                    // Uchifuzume: a pawn drop may not mate.
-                    if legal && dropping && kind == SHOGI_PAWN && board81_contains(checking_pawn_drop(position), to) {
-                        legal = !pawn_drop_mates(position, to);
-                    }
-                    if legal {
-                        emit(child);
+                    if allowed {
+                        emit(shogi_make_move(position, from_square, to, kind, promote));
                     }
                 }
             }

@@ -20,11 +20,13 @@ pub const TABLE_STEPS: u32 = 0;
 pub const TABLE_RAYS: u32 = 14 * 2 * 81;
 pub const TABLE_COLUMNS: u32 = TABLE_RAYS + 8 * 81;
 pub const TABLE_ZONES: u32 = TABLE_COLUMNS + 9;
-pub const TABLE_LENGTH: u32 = TABLE_ZONES + 6;
+pub const TABLE_LINES: u32 = TABLE_ZONES + 6;
+pub const TABLE_LENGTH: u32 = TABLE_LINES + 81 * 81;
 
 /// The table buffer: step attacks per kind, colour and square; rays per
 /// direction and square; the nine columns; the last one, two and three
-/// ranks of each colour. All from the CPU reference's own tables.
+/// ranks of each colour; the ray from each square through each other (empty
+/// where they share no line). All from the CPU reference's own tables.
 pub fn table_data(layout: BoardWords) -> Vec<[u32; 4]> {
     let mut data: Vec<Bitboard> = Vec::with_capacity(TABLE_LENGTH as usize);
     data.extend(STEP_ATTACKS.iter());
@@ -34,6 +36,11 @@ pub fn table_data(layout: BoardWords) -> Vec<[u32; 4]> {
     data.extend((0..9).map(Bitboard::column));
     for color in Color::ALL {
         data.extend((1..=3).map(|ranks| dead_zone(color, ranks)));
+    }
+    for origin in 0..81 {
+        data.extend((0..81).map(|square| {
+            RAYS.iter().map(|rays| rays[origin]).find(|ray| ray.contains(square)).unwrap_or(Bitboard::EMPTY)
+        }));
     }
     debug_assert_eq!(data.len(), TABLE_LENGTH as usize);
     data.into_iter().map(|bitboard| layout.words(bitboard.0)).collect()
@@ -51,6 +58,7 @@ pub fn generated_constants(layout: BoardWords) -> String {
         ("SHOGI_TABLE_RAYS", TABLE_RAYS),
         ("SHOGI_TABLE_COLUMNS", TABLE_COLUMNS),
         ("SHOGI_TABLE_ZONES", TABLE_ZONES),
+        ("SHOGI_TABLE_LINES", TABLE_LINES),
     ]);
     text += &crate::gpu::perft::engine_constants();
     text
