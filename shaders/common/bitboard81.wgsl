@@ -47,6 +47,19 @@ fn board81_last(board: Board81) -> u32 {
     return select(select(select(128u, bits.x, board.x != 0u), bits.y, board.y != 0u), bits.z, board.z != 0u);
 }
 
+// Squares 0..=square (every square when `square` is past the board).
+fn board81_up_to(square: u32) -> Board81 {
+    let offsets = i32(square) - vec4<i32>(0, 1, 2, 3) * i32(BOARD81_WORD_BITS);
+    let partial = (vec4<u32>(2u) << vec4<u32>(clamp(offsets, vec4<i32>(0), vec4<i32>(30)))) - vec4<u32>(1u);
+    let full = select(partial, vec4<u32>(0xffffffffu), offsets >= vec4<i32>(31));
+    return select(full, BOARD81_EMPTY, offsets < vec4<i32>(0)) & BOARD81_ALL;
+}
+
+// Squares square..=80 (none when `square` is past the board).
+fn board81_from(square: u32) -> Board81 {
+    return select(board81_not(board81_up_to(square - 1u)), BOARD81_EMPTY, square > 80u);
+}
+
 fn board81_without_first(board: Board81) -> Board81 {
     let cleared = board & (board - vec4<u32>(1u));
     return vec4<u32>(

@@ -2,10 +2,9 @@
 // engine in src/shogi/fast_perft/.
 //
 // Reads: the Shogi tables (`shogi_tables`, binding 0: step attacks per kind,
-// colour and square; rays per direction and square; columns; the last one,
-// two and three ranks per colour; the line from each square through each
-// other), uploaded from Rust. Writes: nothing. Library only: the kernels
-// call it, one position per invocation.
+// colour and square; rays per direction and square; columns; the line
+// from each square through each other), uploaded from Rust. Writes:
+// nothing. Library only: the kernels call it, one position per invocation.
 //
 // Legality comes from masks, as on the CPU: the checkers and the pinned
 // pieces (`shogi_masks`) say where each piece may go, and only the king's
@@ -42,9 +41,10 @@ fn column_mask(column: u32) -> Board81 {
     return shogi_tables[SHOGI_TABLE_COLUMNS + column];
 }
 
-// The last `ranks` (1, 2 or 3) ranks seen from `color`.
+// The last `ranks` (1, 2 or 3) ranks seen from `color`, by arithmetic
+// rather than a table read.
 fn dead_zone(color: u32, ranks: u32) -> Board81 {
-    return shogi_tables[SHOGI_TABLE_ZONES + color * 3u + ranks - 1u];
+    return select(board81_up_to(9u * ranks - 1u), board81_from(81u - 9u * ranks), color == SHOGI_WHITE);
 }
 
 // The ray from `origin` through `square` to the edge; empty off every line.
@@ -60,8 +60,11 @@ fn ray_attacks(square: u32, direction: u32, occupied: Board81) -> Board81 {
     let full = ray(direction, square);
     let blockers = full & occupied;
     let grows = direction == 1u || direction == 3u || direction == 6u || direction == 7u;
-    let nearest = min(select(board81_last(blockers), board81_first(blockers), grows), 80u);
-    return full ^ select(ray(direction, nearest), BOARD81_EMPTY, board81_is_empty(blockers));
+    // The nearest blocker (or past the board's end when there is none), and
+    // every square on its near side of it, itself included: the squares up
+    // to it where indices grow, from it where they shrink.
+    let nearest = select(select(board81_last(blockers), 0u, board81_is_empty(blockers)), board81_first(blockers), grows);
+    return full & select(board81_from(nearest), board81_up_to(nearest), grows);
 }
 
 // Whether `kind` of `color` slides along `direction`.
@@ -91,41 +94,72 @@ fn shogi_attacks(kind: u32, color: u32, square: u32, occupied: Board81) -> Board
     return attacks;
 }
 
-// Golds and the four kinds that move like one.
-fn gold_movers(position: ShogiPosition) -> Board81 {
-    return shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN)
+// The pieces the attack tests look for, both colours, decoded from the
+// record's code planes once per position and passed to every test: a
+// test runs inside loops, and decoding there multiplied its code.
+struct ShogiAttackers {
+    pawns: Board81,
+    knights: Board81,
+    silvers: Board81,
+    // Golds and the four kinds that move like one.
+    golds: Board81,
+    // Kings, horses and dragons: they step to all eight neighbours.
+    kings: Board81,
+    lances: Board81,
+    // Bishops and horses; rooks and dragons.
+    diagonal: Board81,
+    straight: Board81,
+    black: Board81,
+    white: Board81,
+}
+
+fn shogi_attackers(position: ShogiPosition) -> ShogiAttackers {
+    var sets: ShogiAttackers;
+    sets.pawns = shogi_kind_set(position, SHOGI_PAWN);
+    sets.knights = shogi_kind_set(position, SHOGI_KNIGHT);
+    sets.silvers = shogi_kind_set(position, SHOGI_SILVER);
+    sets.golds = shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN)
         | shogi_kind_set(position, SHOGI_PRO_LANCE) | shogi_kind_set(position, SHOGI_PRO_KNIGHT)
         | shogi_kind_set(position, SHOGI_PRO_SILVER);
+    sets.kings = shogi_kind_set(position, SHOGI_KING) | shogi_kind_set(position, SHOGI_HORSE)
+        | shogi_kind_set(position, SHOGI_DRAGON);
+    sets.lances = shogi_kind_set(position, SHOGI_LANCE);
+    sets.diagonal = shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE);
+    sets.straight = shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON);
+    sets.black = position.black;
+    sets.white = position.white;
+    return sets;
 }
 
 // The pieces of `by` that step onto `square`: each kind seen from the
-// square as the other colour's piece.
-fn step_attackers_to(position: ShogiPosition, square: u32, by: u32) -> Board81 {
+// square as the other colour's piece. One table read in a loop over the
+// five stepping kinds: every read site inlined is dear to compile.
+fn step_attackers_to(sets: ShogiAttackers, square: u32, by: u32) -> Board81 {
     let other = 1u - by;
-    let kings = shogi_kind_set(position, SHOGI_KING) | shogi_kind_set(position, SHOGI_HORSE) | shogi_kind_set(position, SHOGI_DRAGON);
-    let attackers = (step_attacks(SHOGI_PAWN, other, square) & shogi_kind_set(position, SHOGI_PAWN))
-        | (step_attacks(SHOGI_KNIGHT, other, square) & shogi_kind_set(position, SHOGI_KNIGHT))
-        | (step_attacks(SHOGI_SILVER, other, square) & shogi_kind_set(position, SHOGI_SILVER))
-        | (step_attacks(SHOGI_GOLD, other, square) & gold_movers(position))
-        | (step_attacks(SHOGI_KING, other, square) & kings);
-    return attackers & shogi_color_set(position, by);
+    var attackers = BOARD81_EMPTY;
+    for (var index = 0u; index < shogi_loop_bound(5u); index++) {
+        // Pawn, knight, silver, gold, king: kinds 0, 2, 3, 4, 7.
+        let kind = select(select(index + 1u, SHOGI_KING, index == 4u), SHOGI_PAWN, index == 0u);
+        var pieces = select(select(sets.silvers, sets.golds, index == 3u), sets.kings, index == 4u);
+        pieces = select(select(pieces, sets.knights, index == 1u), sets.pawns, index == 0u);
+        attackers = attackers | (step_attacks(kind, other, square) & pieces);
+    }
+    return attackers & select(sets.black, sets.white, by == SHOGI_WHITE);
 }
 
-// The sliders of `by` that attack `square` along `direction` from it: a
+// The sliders of `by` that attack a square along `direction` from it: a
 // lance of `by` along the ray the other colour's lance would move along.
-fn sliders_along(position: ShogiPosition, direction: u32, by: u32) -> Board81 {
-    let diagonal = shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE);
-    let straight = shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON);
+fn sliders_along(sets: ShogiAttackers, direction: u32, by: u32) -> Board81 {
     let lance_direction = select(NORTH, SOUTH, by == SHOGI_BLACK);
-    let lances = select(BOARD81_EMPTY, shogi_kind_set(position, SHOGI_LANCE), direction == lance_direction);
-    return select(straight | lances, diagonal, direction >= 4u) & shogi_color_set(position, by);
+    let lances = select(BOARD81_EMPTY, sets.lances, direction == lance_direction);
+    return select(sets.straight | lances, sets.diagonal, direction >= 4u) & select(sets.black, sets.white, by == SHOGI_WHITE);
 }
 
 // The pieces of `by` attacking `square`, with `occupied` blocking sliders.
-fn shogi_attackers_to(position: ShogiPosition, square: u32, by: u32, occupied: Board81) -> Board81 {
-    var attackers = step_attackers_to(position, square, by);
+fn shogi_attackers_to(sets: ShogiAttackers, square: u32, by: u32, occupied: Board81) -> Board81 {
+    var attackers = step_attackers_to(sets, square, by);
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders_along(position, direction, by));
+        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders_along(sets, direction, by));
     }
     return attackers;
 }
@@ -153,12 +187,13 @@ fn shogi_masks(position: ShogiPosition) -> ShogiMasks {
     let them = 1u - us;
     let occupied = shogi_occupied(position);
     let ours = shogi_color_set(position, us);
+    let sets = shogi_attackers(position);
     var masks: ShogiMasks;
     masks.king = shogi_king(position, us);
-    masks.checkers = step_attackers_to(position, masks.king, them);
+    masks.checkers = step_attackers_to(sets, masks.king, them);
     masks.pinned = BOARD81_EMPTY;
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        let sliders = sliders_along(position, direction, them);
+        let sliders = sliders_along(sets, direction, them);
         let first = ray_attacks(masks.king, direction, occupied) & occupied;
         let beyond = ray_attacks(min(board81_first(first), 80u), direction, occupied) & occupied;
         let shielded = !board81_is_empty(first & ours) && !board81_is_empty(beyond & sliders);
@@ -192,11 +227,12 @@ fn king_destinations(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
     let us = position.side_to_move;
     let lifted = shogi_occupied(position) & board81_not(board81_from_square(masks.king));
     var candidates = step_attacks(SHOGI_KING, us, masks.king) & board81_not(shogi_color_set(position, us));
+    let sets = shogi_attackers(position);
     var safe = BOARD81_EMPTY;
     while !board81_is_empty(candidates) {
         let square = board81_first(candidates);
         candidates = board81_without_first(candidates);
-        if board81_is_empty(shogi_attackers_to(position, square, 1u - us, lifted)) {
+        if board81_is_empty(shogi_attackers_to(sets, square, 1u - us, lifted)) {
             safe = safe | board81_from_square(square);
         }
     }
@@ -309,7 +345,8 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
     let occupied = shogi_occupied(position) | board81_from_square(to);
     let king_bit = board81_from_square(king);
     let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(position, them));
-    let capturers = shogi_attackers_to(position, to, them, occupied) & board81_not(king_bit);
+    let sets = shogi_attackers(position);
+    let capturers = shogi_attackers_to(sets, to, them, occupied) & board81_not(king_bit);
     var answers = steps | capturers;
     while !board81_is_empty(answers) {
         let square = board81_first(answers);
@@ -318,7 +355,7 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
         // A capturer leaves `square` for `to`; a king step leaves the king's square.
         let attacked_square = select(square, king, captures);
         let vacated = occupied & board81_not(select(king_bit, board81_from_square(square), captures));
-        if board81_is_empty(shogi_attackers_to(position, attacked_square, us, vacated)) {
+        if board81_is_empty(shogi_attackers_to(sets, attacked_square, us, vacated)) {
             return false;
         }
     }
