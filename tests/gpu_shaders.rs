@@ -279,7 +279,7 @@ fn wgsl_structs_match_their_rust_twins() {
                 scan_start,
                 scan_sums,
                 merge_slots,
-                reserved_1
+                leaves
             )
         )
     );
@@ -328,7 +328,6 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
     for (name, size) in [
         ("count_moves", engine::POSITION_WORKGROUP),
         ("expand", engine::POSITION_WORKGROUP),
-        ("count_leaves", engine::POSITION_WORKGROUP),
         ("count_leaves_fused", engine::POSITION_WORKGROUP),
         ("merge_duplicates", engine::POSITION_WORKGROUP),
         ("scan_blocks", engine::SCAN_BLOCK),

@@ -23,7 +23,8 @@ fn every_game_passes_on_this_driver() {
     let checks = [
         gpu_movegen::chess::gpu::self_test::perft_check(variant),
         gpu_movegen::chess::gpu::self_test::library_check(variant),
-        gpu_movegen::shogi::gpu::self_test::perft_check(Default::default()),
+        gpu_movegen::shogi::gpu::self_test::perft_check(Default::default(), true),
+        gpu_movegen::shogi::gpu::self_test::perft_check(Default::default(), false),
         gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(5)),
         gpu_movegen::go::gpu::self_test::playout_check(5),
     ];

@@ -10,9 +10,11 @@
 // (`status`, binding 6).
 // Brings in the scan kernels (scan.wgsl), the helpers below and two kernels,
 // one invocation per arena position, POSITION_WORKGROUP per workgroup:
-// `count_moves` writes each position's legal move count to scan_data, and
-// `count_leaves` adds it to the position's root's total; both ask the game's
-// `perft_move_count(slot)`. A game's perft module adds `expand` (each
+// `count_moves` asks the game's `perft_move_count(slot)` and, as
+// `parameters.leaves` says, writes each position's legal move count to
+// scan_data (for the scan before `expand`) or adds it to the position's
+// root's total (the last ply). One kernel serves both, so drivers compile
+// the game's move count once. A game's perft module adds `expand` (each
 // position's children from output_start + its scanned offset - base_offset)
 // and, if it has one, `count_leaves_fused` (each move played and the child's
 // move count added).
@@ -35,7 +37,8 @@ struct PerftParameters {
     scan_sums: u32,
     // merge_duplicates: slots in the merge table (a power of two).
     merge_slots: u32,
-    reserved_1: u32,
+    // count_moves: 1 to add the counts to the roots' totals, 0 to store them.
+    leaves: u32,
 }
 
 const NO_ROOT: u32 = 0xffffffffu;
@@ -172,29 +175,24 @@ fn count_moves(
     @builtin(local_invocation_index) local: u32,
 ) {
     let index = grid_index(workgroup, groups, local);
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        scan_data[slot] = select(perft_move_count(slot), 0u, perft_merged(slot));
-    }
-}
-
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
     var root = NO_ROOT;
     var value = vec2<u32>(0u, 0u);
     if index < parameters.count {
         let slot = parameters.start + index;
-        if !perft_merged(slot) {
+        let merged = perft_merged(slot);
+        let count = select(perft_move_count(slot), 0u, merged);
+        if parameters.leaves == 0u {
+            scan_data[slot] = count;
+        } else if !merged {
             root = root_of[slot];
-            value = perft_weight(slot, perft_move_count(slot));
+            value = perft_weight(slot, count);
         }
     }
-    accumulate_by_root(local, root, value);
+    // The mode is uniform (a uniform buffer's word), so every invocation of
+    // a workgroup reaches the barriers inside, or none does.
+    if parameters.leaves != 0u {
+        accumulate_by_root(local, root, value);
+    }
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)

@@ -53,7 +53,10 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     let checks = [
         gpu_movegen::chess::gpu::self_test::perft_check(variant),
         gpu_movegen::chess::gpu::self_test::library_check(variant),
-        gpu_movegen::shogi::gpu::self_test::perft_check(Default::default()),
+        gpu_movegen::shogi::gpu::self_test::perft_check(
+            Default::default(),
+            gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+        ),
         gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(9)),
         gpu_movegen::go::gpu::self_test::playout_check(9),
     ];

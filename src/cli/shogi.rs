@@ -102,8 +102,11 @@ impl Engine {
     fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>, quiet: bool) -> Result<Engine, CliError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
-            let options =
-                ShogiPerftOptions { memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20), ..Default::default() };
+            let options = ShogiPerftOptions {
+                memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20),
+                fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+                ..Default::default()
+            };
             let description = context.adapter_description();
             let engine = super::common::announce_if_slow(
                 quiet,

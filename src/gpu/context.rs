@@ -185,6 +185,12 @@ impl GpuContext {
         self.kernel_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, kernels);
     }
 
+    /// Whether the adapter is a software one (a CPU driver such as lavapipe).
+    /// A caller's own device, whose adapter is unknown, counts as hardware.
+    pub fn is_software(&self) -> bool {
+        self.adapter_info.as_ref().is_some_and(|info| info.device_type == wgpu::DeviceType::Cpu)
+    }
+
     /// A one-line description of the adapter, when known.
     pub fn adapter_description(&self) -> String {
         match &self.adapter_info {

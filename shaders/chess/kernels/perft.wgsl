@@ -10,8 +10,8 @@
 // order of the move walk, tagged with the position's root and multiplicity;
 // `count_leaves_fused` does the last two plies at once, playing each move and
 // adding the child's move count, so the deepest level is never stored. The
-// engine module brings `count_moves`, `count_leaves` and the scan, which ask
-// `perft_move_count` here for a position's legal move count.
+// engine module brings `count_moves` (stored counts or last-ply totals) and
+// the scan, which ask `perft_move_count` here for a position's legal move count.
 
 #import movegen
 #import perft_engine

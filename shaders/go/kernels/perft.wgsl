@@ -8,8 +8,8 @@
 // board size. One invocation per arena position,
 // POSITION_WORKGROUP per workgroup: `expand` writes every legal child
 // (lowest bit first) tagged with the root. The engine module brings
-// `count_moves`, `count_leaves` and the scan, which ask `perft_move_count`
-// here: the popcount of the legal-point bitmap. `count_leaves_fused` counts
+// `count_moves` (stored counts or last-ply totals) and the scan, which
+// ask `perft_move_count` here: the popcount of the legal-point bitmap. `count_leaves_fused` counts
 // the last two plies at once: each legal point played, and the popcount of
 // the child's legal points added to the root's total.
 

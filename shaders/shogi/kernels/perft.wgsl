@@ -7,8 +7,8 @@
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
 // One invocation per arena position, POSITION_WORKGROUP per workgroup:
 // `expand` writes every legal child tagged with the root. The engine module
-// brings `count_moves`, `count_leaves` and the scan, which ask
-// `perft_move_count` here for a position's legal move count.
+// brings `count_moves` (stored counts or last-ply totals) and the scan,
+// which ask `perft_move_count` here for a position's legal move count.
 // `count_leaves_fused` counts the last two plies at once: `for_each_child`
 // hands each child to `emit`, which adds the child's legal move count
 // instead of storing it.

@@ -56,7 +56,8 @@ impl PerftGame for GoGame {
         check_size(size)
     }
 
-    fn known_answer_checks(size: BoardSize) -> Vec<crate::gpu::Check> {
+    /// Both leaf shapes whichever runs: Go's kernels compile in seconds.
+    fn known_answer_checks(size: BoardSize, _fused_leaves: bool) -> Vec<crate::gpu::Check> {
         vec![super::self_test::perft_check(size)]
     }
 }

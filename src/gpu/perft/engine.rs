@@ -74,7 +74,7 @@ impl<G: PerftGame> PerftEngine<G> {
             return Err(GpuError::Internal(format!("{} has no statistics kernel", std::any::type_name::<G>())));
         }
         // Refusals the request alone decides come first; then the device's trust.
-        let mut checks = G::known_answer_checks(options.variant);
+        let mut checks = G::known_answer_checks(options.variant, options.fused_leaves);
         if options.leaf_statistics {
             checks.extend(G::statistics_checks(options.variant));
         }
@@ -370,7 +370,7 @@ impl<G: PerftGame> PerftEngine<G> {
             let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
             let entry = match remaining {
                 _ if self.columns > 1 => "count_leaf_statistics",
-                1 => "count_leaves",
+                1 => "count_moves",
                 _ => "count_leaves_fused",
             };
             let mut offset = 0;
@@ -378,7 +378,7 @@ impl<G: PerftGame> PerftEngine<G> {
                 let part = chunk.min(count - offset);
                 self.dispatch(
                     entry,
-                    PerftParameters { start: start + offset, count: part, ..Default::default() },
+                    PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
                     part,
                 );
                 self.statistics.leaf_dispatches += 1;

@@ -73,7 +73,9 @@ pub trait PerftGame {
     fn check_device(device: &wgpu::Device, variant: Self::Variant) -> Result<(), GpuError>;
     /// The self-test's known-answer checks of these kernels, which a device
     /// must pass before an engine is made on it (see `super::self_test`).
-    fn known_answer_checks(variant: Self::Variant) -> Vec<super::self_test::Check>;
+    /// `fused_leaves` is the engine's leaf shape: a game whose fused kernel
+    /// is slow to compile checks only the shape that will run.
+    fn known_answer_checks(variant: Self::Variant, fused_leaves: bool) -> Vec<super::self_test::Check>;
 
     /// Columns the game's statistics leaf kernel counts per root, nodes
     /// first; 0 for a game without one.
@@ -193,7 +195,8 @@ pub struct PerftParameters {
     pub scan_start: u32,
     pub scan_sums: u32,
     pub merge_slots: u32,
-    pub reserved_1: u32,
+    /// `count_moves`: 1 adds the counts to the roots' totals, 0 stores them.
+    pub leaves: u32,
 }
 
 const _: () = assert!(size_of::<PerftParameters>() == 32);

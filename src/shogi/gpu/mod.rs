@@ -9,4 +9,4 @@ pub mod self_test;
 pub mod shaders;
 
 pub use movegen::{ShogiMoveGenerator, ShogiPositionMoves};
-pub use perft::{ShogiGame, ShogiGpuPerft, ShogiPerftOptions};
+pub use perft::{ShogiGame, ShogiGpuPerft, ShogiPerftOptions, fused_leaves_suit};

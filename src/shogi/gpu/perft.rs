@@ -4,9 +4,9 @@
 
 use super::layout::{BoardWords, PackedShogiPosition};
 use super::shaders;
-use crate::gpu::GpuError;
 use crate::gpu::perft::{PerftEngine, PerftGame, PerftOptions};
 use crate::gpu::reflect::{ComposedShader, reflect};
+use crate::gpu::{GpuContext, GpuError};
 use crate::shogi::position::Position;
 
 /// Shogi as a game of the perft engine; its variant is how the 81 squares
@@ -49,8 +49,8 @@ impl PerftGame for ShogiGame {
         Ok(())
     }
 
-    fn known_answer_checks(words: BoardWords) -> Vec<crate::gpu::Check> {
-        vec![super::self_test::perft_check(words)]
+    fn known_answer_checks(words: BoardWords, fused_leaves: bool) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::perft_check(words, fused_leaves)]
     }
 }
 
@@ -58,3 +58,12 @@ impl PerftGame for ShogiGame {
 pub type ShogiGpuPerft = PerftEngine<ShogiGame>;
 /// Its settings.
 pub type ShogiPerftOptions = PerftOptions<BoardWords>;
+
+/// The leaf shape for `context`: stored leaves on a software adapter
+/// (lavapipe), where they count as fast as fused ones and the fused kernel
+/// would take more time to compile than every other Shogi kernel together
+/// (BENCHMARKS.md); fused leaves on a GPU, where they save storing the
+/// largest level.
+pub fn fused_leaves_suit(context: &GpuContext) -> bool {
+    !context.is_software()
+}
