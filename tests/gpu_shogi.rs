@@ -72,6 +72,22 @@ fn random_game_positions_count_as_on_the_cpu_in_one_batch() {
     }
 }
 
+/// Positions where a pawn drop in front of the enemy king checks, and in
+/// some of them mates (uchifuzume): the kernels decide that drop once per
+/// position from the king's escapes and the pawn's capturers.
+#[test]
+fn pawn_drops_that_might_mate_count_as_on_the_cpu() {
+    let context = context();
+    let roots = common::shogi::pawn_drop_positions(600, 9);
+    let mates = roots.iter().filter(|root| common::shogi::pawn_drop_mates(root)).count();
+    assert!(mates >= 10, "only {mates} of the positions have a mating pawn drop");
+    let mut gpu = ShogiGpuPerft::new(&context).unwrap();
+    for depth in 1..=2 {
+        let expected: Vec<u64> = roots.iter().map(|root| perft(root, depth)).collect();
+        assert_eq!(gpu.perft(&roots, depth, &mut |_| {}).unwrap(), expected, "depth {depth}");
+    }
+}
+
 #[test]
 fn small_arenas_stay_exact() {
     let context = context();

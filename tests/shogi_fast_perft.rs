@@ -4,6 +4,8 @@
 //! (pins, checks, promotions by masks, drops by popcount, nifu, uchifuzume,
 //! dead ranks) is compared with the generator that plays each move.
 
+mod common;
+
 use gpu_movegen::shogi::Position;
 use gpu_movegen::shogi::perft::{legal_move_count, perft, perft_parallel, random_positions, reference_perft};
 
@@ -38,4 +40,17 @@ fn parallel_and_single_thread_agree() {
     for position in random_positions(20, 11) {
         assert_eq!(perft_parallel(&position, 3), perft(&position, 3), "{}", position.to_sfen());
     }
+}
+
+/// Positions where Black may drop a pawn straight in front of White's
+/// king, the one move whose legality the engine decides from the reply
+/// (uchifuzume): both outcomes must occur many times, every count must match.
+#[test]
+fn pawn_drops_in_front_of_the_king_match_the_reference() {
+    let (mut mates, mut escapes) = (0, 0);
+    for position in common::shogi::pawn_drop_positions(8_000, 4) {
+        assert_eq!(legal_move_count(&position), position.legal_move_count(), "{}", position.to_sfen());
+        if common::shogi::pawn_drop_mates(&position) { mates += 1 } else { escapes += 1 }
+    }
+    assert!(mates > 200 && escapes > 200, "{mates} mating and {escapes} legal pawn drops");
 }

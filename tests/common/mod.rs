@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod gpu;
+pub mod shogi;
 
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, perft};

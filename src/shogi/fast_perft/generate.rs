@@ -200,11 +200,54 @@ fn pawn_check_square(node: &Node, us: usize) -> Option<usize> {
     if us == 0 { (their_king < 72).then_some(their_king + 9) } else { their_king.checked_sub(9) }
 }
 
-/// Whether dropping a pawn on `square` mates (uchifuzume, so illegal).
+/// The pieces of side `by` attacking `square`, with `occupied` blocking.
+#[inline(always)]
+fn attackers_to(node: &Node, tables: &Tables, square: usize, by: usize, occupied: u128) -> u128 {
+    let other = by ^ 1;
+    let steps = &tables.steps;
+    let straight = node.kinds[ROOK] | node.kinds[DRAGON];
+    let diagonal = node.kinds[BISHOP] | node.kinds[HORSE];
+    ((steps[PAWN][other][square] & node.kinds[PAWN])
+        | (steps[KNIGHT][other][square] & node.kinds[KNIGHT])
+        | (steps[SILVER][other][square] & node.kinds[SILVER])
+        | (steps[GOLD][other][square] & gold_movers(node))
+        | (steps[KING][other][square] & (node.kinds[KING] | node.kinds[HORSE] | node.kinds[DRAGON]))
+        | (tables.rook(square, occupied) & straight)
+        | (tables.bishop(square, occupied) & diagonal)
+        | (tables.lance(other, square, occupied) & node.kinds[LANCE]))
+        & node.colors[by]
+}
+
+/// Whether dropping a pawn on `square`, straight in front of the enemy
+/// king, mates (uchifuzume, so illegal). The check is adjacent, so it
+/// cannot be blocked: the defender escapes by a king step to a square we
+/// do not attack (the pawn's among them), or by another piece taking the
+/// pawn without uncovering its king. The pawn is not put on the node: it
+/// only blocks, and attacks nothing but the king's square.
 #[inline(never)]
 fn pawn_drop_mates(node: &Node, tables: &Tables, square: usize) -> bool {
-    let child = node.play(FastMove { from: DROP, to: square as u8, piece: PAWN as u8, promote: false });
-    count(&child, tables) == 0
+    let us = node.side;
+    let them = us ^ 1;
+    let king = node.king(them);
+    let occupied = node.occupied() | 1u128 << square;
+    let lifted = occupied ^ (1u128 << king);
+    let mut steps = tables.steps[KING][them][king] & !node.colors[them];
+    while steps != 0 {
+        let step = steps.trailing_zeros() as usize;
+        steps &= steps - 1;
+        if !attacked(node, tables, step, us, lifted) {
+            return false;
+        }
+    }
+    let mut capturers = attackers_to(node, tables, square, them, occupied) & !(1u128 << king);
+    while capturers != 0 {
+        let capturer = capturers.trailing_zeros() as usize;
+        capturers &= capturers - 1;
+        if !attacked(node, tables, king, us, occupied ^ (1u128 << capturer)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Moves of one piece to `destinations`, counting promotion and not.
