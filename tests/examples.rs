@@ -54,7 +54,7 @@ fn throughput_runs_every_section() {
     std::fs::create_dir_all(&folder).unwrap();
     let json = folder.join("perft.json").to_string_lossy().into_owned();
     let plot = folder.join("perft.svg").to_string_lossy().into_owned();
-    let sections: [&[&str]; 7] = [
+    let sections: [&[&str]; 8] = [
         &[
             "perft",
             "--start-depths",
@@ -73,6 +73,7 @@ fn throughput_runs_every_section() {
         &["sliders", "--batch", "100", "--perft-depth", "3", "--invocations", "64"],
         &["go", "--positions", "100", "--playouts", "200", "--gpu-playouts", "64"],
         &["shogi", "--rounds", "1", "--depth", "2"],
+        &["compile"],
         &["deep", "--depth", "4", "--rounds", "1"],
         &["cpu", "--rounds", "1", "--depth-offset", "-2", "--scaling-depth", "5"],
     ];

@@ -11,7 +11,10 @@
 //! - `perft` (perft.rs): GPU perft, the CPU backend, one CPU thread and
 //!   cozy-chess; with `--budget-seconds` the start position goes as deep as
 //!   the budget allows;
-//! - `shogi` (shogi.rs): Shogi CPU perft against shunsai, and GPU perft;
+//! - `compile` (compile.rs): the cold compile time of every game's perft
+//!   kernels, Mesa's shader cache off;
+//! - `shogi` (shogi.rs): Shogi perft, our CPU engine and the GPU against
+//!   shunsai, on the start, "matsuri" and 593-move positions;
 //! - `sliders` (sliders.rs): every slider algorithm in both bitboard layouts.
 //!
 //! peers.rs counts perft the peers' way; report.rs holds the rows, the JSON
@@ -30,6 +33,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use compile::compile_section;
 use cpu::cpu_section;
 use deep::deep_section;
 use go::go_section;
@@ -40,6 +44,7 @@ use report::{Row, draw_plot, write_json};
 use shogi::shogi_section;
 use sliders::sliders_section;
 
+mod compile;
 mod cpu;
 mod deep;
 mod go;
@@ -88,15 +93,19 @@ enum Section {
         #[arg(long, default_value_t = 4_096)]
         gpu_playouts: u32,
     },
-    /// Shogi CPU perft against shunsai, one thread each, alternating rounds.
+    /// Shogi perft, our CPU engine on one thread and the GPU, against shunsai's
+    /// single thread, alternating rounds.
     Shogi {
         /// Timed rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 3)]
         rounds: usize,
-        /// Depth of the start-position perft.
-        #[arg(long, default_value_t = 4)]
+        /// Depth of the start-position perft (also counted a ply shallower;
+        /// the matsuri and 593-move positions three plies shallower).
+        #[arg(long, default_value_t = 6)]
         depth: u32,
     },
+    /// The cold compile time of every game's perft kernels (Mesa's shader cache off).
+    Compile,
     /// CPU perft against cozy-chess, single-threaded, and thread scaling.
     Cpu {
         /// Timed rounds per measurement (the median is reported).
@@ -161,11 +170,19 @@ fn main() {
         unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
     let arguments = Arguments::parse();
+    if matches!(arguments.section, Section::Compile) {
+        // SAFETY: still no other thread; Mesa reads this when the driver loads.
+        unsafe { std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true") };
+    }
     let (name, adapter, rows) = match &arguments.section {
         Section::Cpu { rounds, depth_offset, scaling_depth } => {
             ("cpu", None, cpu_section(*rounds.max(&1), (*depth_offset).clamp(-5, 2), (*scaling_depth).clamp(1, 9)))
         }
-        Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), *depth)),
+        Section::Shogi { rounds, depth } => ("shogi", None, shogi_section(*rounds.max(&1), (*depth).clamp(1, 8))),
+        Section::Compile => {
+            let (adapter, rows) = compile_section();
+            ("compile", adapter, rows)
+        }
         Section::Deep { depth, hash, rounds } => ("deep", None, deep_section(*depth, *hash, (*rounds).max(1))),
         Section::Go { positions, playouts, gpu_playouts } => {
             let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));

@@ -52,6 +52,36 @@ pub(crate) fn shunsai_perft(position: &mut shunsai::Position, depth: u32) -> u64
     nodes
 }
 
+/// shunsai's position of an SFEN, built square by square from ours (shunsai
+/// reads no SFEN itself).
+pub(crate) fn shunsai_position(sfen: &str) -> shunsai::Position {
+    use shunsai::shogi_core::{Color, PartialPosition, Piece, PieceKind, Square};
+    let ours = gpu_movegen::shogi::Position::from_sfen(sfen).expect("a valid SFEN");
+    let mut partial = PartialPosition::empty();
+    let color = |color: gpu_movegen::shogi::Color| match color {
+        gpu_movegen::shogi::Color::Black => Color::Black,
+        gpu_movegen::shogi::Color::White => Color::White,
+    };
+    // Both crates order the fourteen kinds alike; shogi_core counts from 1.
+    let kind = |piece: gpu_movegen::shogi::Piece| PieceKind::from_u8(piece.index() as u8 + 1).expect("a kind");
+    for square in 0..81u8 {
+        if let Some((owner, piece)) = ours.piece_on(square) {
+            let at = Square::new(9 - square % 9, square / 9 + 1).expect("a square");
+            partial.piece_set(at, Some(Piece::new(kind(piece), color(owner))));
+        }
+    }
+    for owner in gpu_movegen::shogi::Color::ALL {
+        for piece in gpu_movegen::shogi::Piece::HAND {
+            for _ in 0..ours.in_hand(owner, piece) {
+                let hand = partial.hand_of_a_player_mut(color(owner));
+                *hand = hand.added(kind(piece)).expect("room in the hand");
+            }
+        }
+    }
+    partial.side_to_move_set(color(ours.side_to_move()));
+    shunsai::Position::new(partial)
+}
+
 pub(crate) fn shakmaty_position(fen: &str, mode: shakmaty::CastlingMode) -> shakmaty::Chess {
     let fen: shakmaty::fen::Fen = fen.parse().expect("valid FEN");
     fen.into_position(mode).expect("legal position")

@@ -1,7 +1,9 @@
-//! `shogi`: Shogi CPU perft against shunsai, one thread each, alternating
-//! rounds, and the GPU's Shogi perft.
+//! `shogi`: Shogi perft against shunsai's single thread, our CPU engine on
+//! one thread and the GPU, on the start position and the published
+//! "matsuri" and 593-move positions, in alternating rounds; the two slider
+//! methods; GPU perft in both bitboard layouts and GPU move generation.
 
-use crate::peers::shunsai_perft;
+use crate::peers::{shunsai_perft, shunsai_position};
 use crate::report::{Row, median, seconds};
 use gpu_movegen::gpu::GpuContext;
 use std::time::Instant;
@@ -56,31 +58,99 @@ pub(crate) fn shogi_gpu_rows(depth: u32) {
     }
 }
 
+/// The published positions the section counts besides the start: the
+/// "matsuri" position (YaneuraOu's unit test) and the 593-move position.
+const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
+const MOST_MOVES: &str = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
+
+/// One Shogi engine of the comparison: a name and a counter.
+type Counter<'a> = (&'static str, Box<dyn FnMut(&str, u32) -> u64 + 'a>);
+
 pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     use gpu_movegen::shogi;
-    println!("Shogi CPU perft from the start position, one thread each, {rounds} alternating rounds, median time");
-    println!("{:<8} {:>12} {:>12} {:>14} {:>14}", "depth", "nodes", "ours M/s", "shunsai M/s", "ours/shunsai");
-    let position = shogi::Position::start();
-    let (mut ours, mut theirs, mut nodes) = (Vec::new(), Vec::new(), 0);
-    for _ in 0..rounds {
-        let (our_nodes, time) = seconds(|| shogi::perft::perft(&position, depth));
-        let mut peer = shunsai::Position::startpos();
-        let (peer_nodes, peer_time) = seconds(|| shunsai_perft(&mut peer, depth));
-        if our_nodes != peer_nodes {
-            eprintln!("shogi: perft({depth}) is {our_nodes} here and {peer_nodes} for shunsai");
-            std::process::exit(1);
-        }
-        nodes = our_nodes;
-        ours.push(time);
-        theirs.push(peer_time);
+    let workloads = [
+        ("start", shogi::START_SFEN, depth.saturating_sub(1).max(1)),
+        ("start", shogi::START_SFEN, depth.max(1)),
+        ("matsuri", MATSURI, depth.saturating_sub(3).max(1)),
+        ("593 moves", MOST_MOVES, depth.saturating_sub(3).max(1)),
+    ];
+    // The GPU engine in the leaf shape the command line picks for the adapter.
+    let context = GpuContext::new().ok();
+    let mut gpu = context.as_ref().map(|context| {
+        let options = shogi::gpu::ShogiPerftOptions {
+            fused_leaves: shogi::gpu::fused_leaves_suit(context),
+            ..Default::default()
+        };
+        shogi::gpu::ShogiGpuPerft::with_options(context, options).expect("Shogi GPU perft")
+    });
+    let mut engines: Vec<Counter> = vec![
+        ("ours", Box::new(|sfen, depth| shogi::perft::perft(&shogi::Position::from_sfen(sfen).expect("SFEN"), depth))),
+        ("shunsai", Box::new(|sfen, depth| shunsai_perft(&mut shunsai_position(sfen), depth))),
+    ];
+    if let Some(gpu) = gpu.as_mut() {
+        let position = shogi::Position::start();
+        gpu.perft(&[position], 2, &mut |_| {}).expect("warm-up");
+        engines.push((
+            "gpu",
+            Box::new(move |sfen, depth| {
+                let position = shogi::Position::from_sfen(sfen).expect("SFEN");
+                gpu.perft(&[position], depth, &mut |_| {}).expect("Shogi GPU perft")[0]
+            }),
+        ));
     }
-    let (ours, theirs) = (median(ours), median(theirs));
+    match &context {
+        Some(context) => println!("Shogi perft, GPU on {}", context.adapter_description()),
+        None => println!("Shogi perft, no GPU adapter"),
+    }
+    println!("CPUs one thread each; {rounds} alternating rounds, median time");
     println!(
-        "{depth:<8} {nodes:>12} {:>12.2} {:>14.2} {:>14.3}",
-        nodes as f64 / ours / 1e6,
-        nodes as f64 / theirs / 1e6,
-        theirs / ours
+        "{:<10} {:>5} {:>12} {:>10} {:>11} {:>10} {:>13} {:>12}",
+        "position", "depth", "nodes", "ours M/s", "shunsai M/s", "GPU M/s", "ours/shunsai", "GPU/shunsai"
     );
+    let mut rows = Vec::new();
+    for (name, sfen, depth) in workloads {
+        let mut times = vec![Vec::new(); engines.len()];
+        let mut nodes = 0;
+        for _ in 0..rounds {
+            for (index, (engine, count)) in engines.iter_mut().enumerate() {
+                let (counted, time) = seconds(|| count(sfen, depth));
+                if index == 0 {
+                    nodes = counted;
+                } else if counted != nodes {
+                    eprintln!("shogi: perft({depth}) of {name} is {nodes} here and {counted} for {engine}");
+                    std::process::exit(1);
+                }
+                times[index].push(time);
+            }
+        }
+        let medians: Vec<f64> = times.into_iter().map(median).collect();
+        let rate = |index: usize| medians.get(index).map(|time| nodes as f64 / time / 1e6);
+        let gpu_rate = rate(2).map_or("-".to_owned(), |rate| format!("{rate:.2}"));
+        let gpu_ratio = medians.get(2).map_or("-".to_owned(), |time| format!("{:.3}", medians[1] / time));
+        println!(
+            "{name:<10} {depth:>5} {nodes:>12} {:>10.2} {:>11.2} {gpu_rate:>10} {:>13.3} {gpu_ratio:>12}",
+            rate(0).unwrap_or(0.0),
+            rate(1).unwrap_or(0.0),
+            medians[1] / medians[0],
+        );
+        for ((engine, _), time) in engines.iter().zip(&medians) {
+            let label = match *engine {
+                "ours" => "gpu-movegen cpu 1 thread",
+                "shunsai" => "shunsai 1 thread",
+                _ => "gpu-movegen gpu",
+            };
+            rows.push(Row::counted(
+                "shogi",
+                label.to_owned(),
+                name,
+                u64::from(depth),
+                nodes as f64,
+                *time,
+                Some("shunsai"),
+            ));
+        }
+    }
+    drop(engines);
     // The two ways to compute sliding attacks, on the same occupancies.
     use gpu_movegen::shogi::movegen::{DIAGONAL_DIRECTIONS, ORTHOGONAL_DIRECTIONS, slide};
     use gpu_movegen::shogi::{Bitboard, sliders};
@@ -113,18 +183,5 @@ pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
               nine-by-nine Kogge-Stone fill {fill:.1} M/s"
     );
     shogi_gpu_rows(depth);
-    [("gpu-movegen 1 thread", ours), ("shunsai 1 thread", theirs)]
-        .into_iter()
-        .map(|(engine, time)| {
-            Row::counted(
-                "shogi",
-                engine.to_owned(),
-                "start position",
-                u64::from(depth),
-                nodes as f64,
-                time,
-                Some("shunsai"),
-            )
-        })
-        .collect()
+    rows
 }
