@@ -209,12 +209,17 @@ impl<const W: usize> Board<W> {
     /// Black's area minus white's (Tromp–Taylor): stones, plus the empty
     /// points that reach only that colour's stones. Komi is the caller's.
     pub fn area_difference(&self, geometry: &Geometry<W>) -> i32 {
+        let [black_area, white_area] = self.areas(geometry);
+        black_area.count() as i32 - white_area.count() as i32
+    }
+
+    /// Each colour's area (Tromp–Taylor): its stones, and the empty points
+    /// that reach only its stones.
+    pub fn areas(&self, geometry: &Geometry<W>) -> [Bitmap<W>; 2] {
         let empty = self.empty_points(geometry);
         let [black, white] = self.stones;
         let reaches_black = geometry.flood(geometry.neighbours(black) & empty, empty);
         let reaches_white = geometry.flood(geometry.neighbours(white) & empty, empty);
-        let black_area = black.count() + (reaches_black & !reaches_white).count();
-        let white_area = white.count() + (reaches_white & !reaches_black).count();
-        black_area as i32 - white_area as i32
+        [black | (reaches_black & !reaches_white), white | (reaches_white & !reaches_black)]
     }
 }

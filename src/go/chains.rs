@@ -49,6 +49,11 @@ impl<const W: usize> Default for Chains<W> {
 }
 
 impl<const W: usize> Chains<W> {
+    /// The board the chains stand for (after [`play_out`], its last board).
+    pub fn board(&self) -> &Board<W> {
+        &self.board
+    }
+
     /// Sets the chains up for `board`.
     fn reset(&mut self, geometry: &Geometry<W>, board: Board<W>) {
         if self.around_size != geometry.size {
@@ -178,6 +183,18 @@ pub fn fast_playout<const W: usize>(
     chains: &mut Chains<W>,
     random: &mut ShaderRandom,
 ) -> PlayoutResult {
+    let moves = play_out(geometry, board, chains, random);
+    PlayoutResult { area_difference: chains.board.area_difference(geometry), moves }
+}
+
+/// Plays the playout of [`fast_playout`], leaving its last board in
+/// [`Chains::board`]; the moves played, passes included.
+pub fn play_out<const W: usize>(
+    geometry: &Geometry<W>,
+    board: Board<W>,
+    chains: &mut Chains<W>,
+    random: &mut ShaderRandom,
+) -> u32 {
     chains.reset(geometry, board);
     let cap = move_cap(geometry.size);
     let mut passes = 0;
@@ -197,5 +214,5 @@ pub fn fast_playout<const W: usize>(
         }
         moves += 1;
     }
-    PlayoutResult { area_difference: chains.board.area_difference(geometry), moves }
+    moves
 }

@@ -12,7 +12,9 @@ pub mod chains;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod gtp;
+pub mod handicap;
 pub mod outcome;
+pub mod ownership;
 pub mod perft;
 pub mod playout;
 pub mod position;

@@ -248,11 +248,11 @@ impl Position {
         self.to_move = board.to_move;
     }
 
-    fn bit(&self, point: Point) -> usize {
+    pub(crate) fn bit(&self, point: Point) -> usize {
         (u32::from(point.y) * (self.size + 1) + u32::from(point.x)) as usize
     }
 
-    fn point_of(&self, bit: usize) -> Point {
+    pub(crate) fn point_of(&self, bit: usize) -> Point {
         let line = self.size as usize + 1;
         Point { x: (bit % line) as u8, y: (bit / line) as u8 }
     }
@@ -391,6 +391,24 @@ impl Position {
             let group = geometry.flood(Bitmap::from_bit(bit), board.stones[color.index()]);
             (geometry.neighbours(group) & board.empty_points(&geometry)).count()
         })
+    }
+
+    /// The points with no stone.
+    pub fn empty_point_count(&self) -> u32 {
+        let stones: u32 = self.stones.iter().flatten().map(|word| word.count_ones()).sum();
+        self.size * self.size - stones
+    }
+
+    /// The stones of the chain on `point` (none for an empty point).
+    pub fn chain(&self, point: Point) -> Vec<Point> {
+        let Some(color) = self.stone(point) else {
+            return Vec::new();
+        };
+        let bit = self.bit(point);
+        let chain = with_board!(self, |board, geometry| {
+            widen(geometry.flood(Bitmap::from_bit(bit), board.stones[color.index()]))
+        });
+        self.points_of(&chain)
     }
 
     /// Black's area minus white's (Tromp–Taylor), before komi.

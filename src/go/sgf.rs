@@ -38,6 +38,13 @@ pub enum SgfError {
 
 /// Reads `text` as SGF and plays its first game's main line.
 pub fn read_sgf(text: &str) -> Result<SgfGame, SgfError> {
+    read_sgf_until(text, None)
+}
+
+/// [`read_sgf`], stopping before move number `stop_before` (counting the
+/// main line's moves from 1, passes included) when given: the position GTP's
+/// `loadsgf FILE N` sets up.
+pub fn read_sgf_until(text: &str, stop_before: Option<usize>) -> Result<SgfGame, SgfError> {
     let games = sgf_parse::go::parse(text).map_err(|error| SgfError::Parse(error.to_string()))?;
     let root = games.first().ok_or(SgfError::NoGame)?;
     let size = match root.get_property("SZ") {
@@ -80,6 +87,9 @@ pub fn read_sgf(text: &str) -> Result<SgfGame, SgfError> {
                     sgf_parse::Color::Black => Color::Black,
                     sgf_parse::Color::White => Color::White,
                 }),
+                Prop::B(_) | Prop::W(_) if stop_before.is_some_and(|stop| game.moves + 1 >= stop) => {
+                    return Ok(game);
+                }
                 Prop::B(mv) | Prop::W(mv) => {
                     let color = if matches!(property, Prop::B(_)) { Color::Black } else { Color::White };
                     let target = match mv {
