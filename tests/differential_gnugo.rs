@@ -18,12 +18,17 @@ struct GnuGo {
 
 impl GnuGo {
     fn start() -> GnuGo {
+        GnuGo::start_with(&["--level", "0"])
+    }
+
+    fn start_with(arguments: &[&str]) -> GnuGo {
         let program = ["/usr/games/gnugo", "gnugo"]
             .into_iter()
             .find(|program| Command::new(program).arg("--version").output().is_ok())
             .expect("GNU Go is not installed: apt-get install gnugo (scripts/test does this as root)");
         let mut child = Command::new(program)
-            .args(["--mode", "gtp", "--level", "0"])
+            .args(["--mode", "gtp"])
+            .args(arguments)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -113,4 +118,70 @@ fn legal_points_equal_gnu_go_in_random_games() {
         assert!(kos > 0 && captures > 0, "{size}x{size}: the games had {kos} kos and {captures} captures");
         eprintln!("{size}x{size}: {positions} positions equal, {kos} with a ko, {captures} moves capturing");
     }
+}
+
+/// A score as GTP writes it (`B+3.5`, `W+12`, `0`), as Black's margin.
+fn margin(score: &str) -> f64 {
+    match score.split_once('+') {
+        Some(("B", points)) => points.parse().unwrap(),
+        Some(("W", points)) => -points.parse::<f64>().unwrap(),
+        _ if score == "0" => 0.0,
+        _ => panic!("not a score: {score}"),
+    }
+}
+
+/// Two 9×9 games against GNU Go over GTP, as a front end plays them (our
+/// engine black in one, white in the other, komi 7.5, area rules): every
+/// move ours is legal to GNU Go, every game ends by two passes or a
+/// resignation, and when it ends by passes our `final_score`, dead stones
+/// taken off by playout ownership, is within 15 points of GNU Go's. In the
+/// second game ours plays on instead of resigning, so that one ends by
+/// passes and its score is compared.
+#[test]
+fn games_against_gnu_go_end_by_passes_or_resignation_and_scores_agree() {
+    use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+    let mut compared = 0;
+    for (game, ours_black) in [(1u32, true), (2, false)] {
+        let mut gnugo = GnuGo::start_with(&["--level", "1", "--chinese-rules"]);
+        let settings = SearchSettings { playouts: 4096, time: None, seed: game, resign: game == 1 };
+        let mut engine = GtpEngine::new(CpuPlayouts, settings);
+        let mut ask_ours = |command: &str| {
+            let reply = engine.handle(command).expect("a reply").text;
+            assert!(reply.starts_with('='), "ours refused '{command}': {reply}");
+            reply[1..].trim().to_owned()
+        };
+        for setup in ["boardsize 9", "clear_board", "komi 7.5"] {
+            ask_ours(setup);
+            gnugo.ask(setup);
+        }
+        let (mut passes, mut resigned, mut moves) = (0, false, 0);
+        let mut black_to_move = true;
+        while passes < 2 && moves < 300 {
+            let color = if black_to_move { "b" } else { "w" };
+            let ours_turn = black_to_move == ours_black;
+            let vertex =
+                if ours_turn { ask_ours(&format!("genmove {color}")) } else { gnugo.ask(&format!("genmove {color}")) };
+            if vertex == "resign" {
+                resigned = true;
+                break;
+            }
+            if ours_turn {
+                gnugo.ask(&format!("play {color} {vertex}"));
+            } else {
+                ask_ours(&format!("play {color} {vertex}"));
+            }
+            passes = if vertex.eq_ignore_ascii_case("pass") { passes + 1 } else { 0 };
+            black_to_move = !black_to_move;
+            moves += 1;
+        }
+        eprintln!("game {game}: {moves} moves, passes {passes}, resigned {resigned}");
+        assert!(passes == 2 || resigned, "game {game} ran {moves} moves without ending");
+        if passes == 2 {
+            let (ours, theirs) = (margin(&ask_ours("final_score")), margin(&gnugo.ask("final_score")));
+            eprintln!("game {game}: ours {ours}, GNU Go {theirs}");
+            assert!((ours - theirs).abs() <= 15.0, "game {game}: ours {ours}, GNU Go {theirs}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 1, "no game ended by passes, so no score was compared");
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
 fn engine() -> GtpEngine<CpuPlayouts> {
-    GtpEngine::new(CpuPlayouts, SearchSettings { playouts: 8, time: None, seed: 1 })
+    GtpEngine::new(CpuPlayouts, SearchSettings { playouts: 8, time: None, seed: 1, resign: true })
 }
 
 /// A GTP line: a known command with arbitrary words, or anything at all.
@@ -79,7 +79,7 @@ impl gpu_movegen::go::gtp::PlayoutRunner for FailingRunner {
 
 #[test]
 fn a_reply_is_one_block_whatever_the_error_says() {
-    let mut engine = GtpEngine::new(FailingRunner, SearchSettings { playouts: 8, time: None, seed: 1 });
+    let mut engine = GtpEngine::new(FailingRunner, SearchSettings { playouts: 8, time: None, seed: 1, resign: true });
     let mut output = Vec::new();
     engine.serve(&b"boardsize 9\n7 genmove b\nname\n"[..], &mut output).unwrap();
     let text = String::from_utf8(output).unwrap();
@@ -115,23 +115,26 @@ impl gpu_movegen::go::gtp::PlayoutRunner for CountingRunner {
 
 #[test]
 fn genmove_runs_the_largest_playout_count_in_bounded_rounds() {
-    let mut engine =
-        GtpEngine::new(CountingRunner::default(), SearchSettings { playouts: 100_000_000, time: None, seed: 1 });
+    let mut engine = GtpEngine::new(
+        CountingRunner::default(),
+        SearchSettings { playouts: 100_000_000, time: None, seed: 1, resign: true },
+    );
     let mut output = Vec::new();
     engine.serve(&b"boardsize 9\ngenmove b\n"[..], &mut output).unwrap();
     assert!(String::from_utf8(output).unwrap().ends_with("\n\n"));
     let calls = &engine.runner().calls;
-    // 81 candidates of 1,234,567 playouts each, in rounds of at most 2^20 in all.
+    // 82 candidates (81 points and the pass) of 1,219,512 playouts each, in
+    // rounds of at most 2^20 in all.
     assert!(calls.len() > 90, "{} rounds", calls.len());
     let mut streams_seen = 0u64;
     for (at, (positions, per_position, first_stream)) in calls.iter().enumerate() {
-        assert_eq!(*positions, 81);
+        assert_eq!(*positions, 82);
         assert!(positions * (*per_position as usize) <= 1 << 20, "round {at}: {positions} × {per_position}");
         // Each round's streams follow the last round's: no playout repeats another.
         assert_eq!(u64::from(*first_stream), streams_seen, "round {at}");
         streams_seen += (*positions as u64) * u64::from(*per_position);
     }
-    assert_eq!(streams_seen, 81 * (100_000_000 / 81));
+    assert_eq!(streams_seen, 82 * (100_000_000 / 82));
 }
 
 proptest! {

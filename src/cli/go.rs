@@ -133,6 +133,9 @@ pub struct GtpArgs {
     /// Where playouts run: `auto` uses a real GPU when there is one, else the CPU.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
+    /// Play lost games out instead of resigning them.
+    #[arg(long)]
+    no_resign: bool,
 }
 
 pub fn run(command: GoCommand) -> Result<ExitCode, CliError> {
@@ -362,7 +365,8 @@ pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, CliError> {
     // The engine starts on 19x19; other sizes are self-tested when first played.
     let runner = Playouts::open(arguments.backend, arguments.threads, gpu_movegen::go::MAX_SIZE)?;
     eprintln!("gpu-movegen GTP engine: playouts on the {}", runner.describe());
-    let settings = SearchSettings { playouts: arguments.playouts, time, seed: arguments.seed };
+    let settings =
+        SearchSettings { playouts: arguments.playouts, time, seed: arguments.seed, resign: !arguments.no_resign };
     let mut engine = GtpEngine::new(runner, settings);
     engine.serve(std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)

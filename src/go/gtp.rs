@@ -1,15 +1,21 @@
-//! A GTP version 2 engine (the Go Text Protocol that GoGui, Sabaki and GNU
-//! Go speak): the standard commands, GNU Go's `all_legal`, `is_legal`,
-//! `countlib`, `captures` and `list_stones`, and `genmove` by flat Monte
-//! Carlo over random playouts run by a [`PlayoutRunner`] (the GPU's, or the
-//! CPU twin's). A command that fails gets a `?` reply and leaves the engine
+//! A GTP version 2 engine (the Go Text Protocol that GoGui, Sabaki, KGS and
+//! GNU Go speak): the standard commands with the clock (`time_settings`,
+//! `time_left`), handicaps (`fixed_handicap`, `place_free_handicap`,
+//! `set_free_handicap`), `loadsgf` and scoring with dead stones taken off
+//! (`final_score`, `final_status_list`, from playout ownership); GNU Go's
+//! `all_legal`, `is_legal`, `countlib`, `captures` and `list_stones`;
+//! `kgs-genmove_cleanup` and `gogui-analyze_commands`. `genmove` is flat
+//! Monte Carlo over random playouts run by a [`PlayoutRunner`] (the GPU's,
+//! or the CPU twin's), passing among the candidates, resigning when every
+//! move loses. A command that fails gets a `?` reply and leaves the engine
 //! as it was.
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::board::Color;
-use super::playout::PlayoutResult;
+use super::handicap::{fixed_handicap, free_handicap};
+use super::ownership::{OWNERSHIP_PLAYOUTS, Ownership};
 pub use super::playout::{CpuPlayouts, PlayoutRunner};
 use super::position::{GoError, MAX_SIZE, Move, Position, parse_color};
 
@@ -22,11 +28,13 @@ pub struct SearchSettings {
     pub time: Option<Duration>,
     /// The first seed; each `genmove` takes the next.
     pub seed: u32,
+    /// Whether `genmove` resigns a lost game (below [`RESIGN_SHARE`]).
+    pub resign: bool,
 }
 
 impl Default for SearchSettings {
     fn default() -> Self {
-        SearchSettings { playouts: 4096, time: None, seed: 1 }
+        SearchSettings { playouts: 4096, time: None, seed: 1, resign: true }
     }
 }
 
@@ -51,7 +59,59 @@ pub const COMMANDS: &[&str] = &[
     "countlib",
     "captures",
     "final_score",
+    "final_status_list",
+    "time_settings",
+    "time_left",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "loadsgf",
+    "kgs-genmove_cleanup",
+    "gogui-analyze_commands",
 ];
+
+/// `genmove` resigns when the best move wins less than this share of its playouts.
+pub const RESIGN_SHARE: f64 = 0.05;
+
+/// The largest SGF file `loadsgf` reads.
+pub const MAX_SGF_BYTES: u64 = 16 << 20;
+
+/// What `genmove` decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    Play(crate::go::Point),
+    Pass,
+    Resign,
+}
+
+/// The clock `time_settings` set up and `time_left` keeps current.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Clock {
+    main: Duration,
+    byo_yomi: Duration,
+    /// Stones per byo-yomi period (Canadian); 0 with a byo-yomi time means no limit.
+    stones: u32,
+    /// Per colour: the time left and the stones left in the period (0 in main time).
+    left: [Option<(Duration, u32)>; 2],
+}
+
+impl Clock {
+    /// What one move of `color` may spend: in main time an even share of what
+    /// is left over the moves the board still has room for, plus a period's
+    /// share per stone; in byo-yomi the period's time over its stones left.
+    /// A fifth is held back for the protocol's own delays.
+    fn budget(&self, color: Color, empty_points: u32) -> Duration {
+        let (left, stones) = self.left[color.index()].unwrap_or((self.main, 0));
+        let share = if stones > 0 {
+            left / stones
+        } else {
+            let moves = (empty_points / 3).max(10);
+            let period = if self.stones > 0 { self.byo_yomi / self.stones } else { Duration::ZERO };
+            left / moves + period
+        };
+        (share * 4 / 5).max(Duration::from_millis(20))
+    }
+}
 
 /// The engine's state: the position, its history for `undo`, komi and the search.
 pub struct GtpEngine<R: PlayoutRunner> {
@@ -62,6 +122,7 @@ pub struct GtpEngine<R: PlayoutRunner> {
     runner: R,
     settings: SearchSettings,
     searches: u32,
+    clock: Option<Clock>,
 }
 
 /// The longest command line the engine reads; longer ones are refused.
@@ -109,6 +170,7 @@ impl<R: PlayoutRunner> GtpEngine<R> {
             runner,
             settings,
             searches: 0,
+            clock: None,
         }
     }
 
@@ -232,13 +294,110 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                 self.position = previous;
                 Ok(String::new())
             }
-            "genmove" => {
+            "genmove" | "kgs-genmove_cleanup" => {
                 let [color] = arguments else { return Err("syntax error".into()) };
                 let color = color_argument(color)?;
-                let point = self.choose(color)?;
+                // Cleanup: the opponent disputes the dead stones, so take them off
+                // the board by play, never passing while a move remains.
+                let point = match self.choose(color, command == "kgs-genmove_cleanup")? {
+                    Choice::Resign => return Ok("resign".into()),
+                    Choice::Pass => None,
+                    Choice::Play(point) => Some(point),
+                };
                 self.play(Move { color, point })?;
                 Ok(point.map_or("pass".into(), |point| point.to_string()))
             }
+            "time_settings" => {
+                let [main, byo_yomi, stones] = arguments else { return Err("syntax error".into()) };
+                let (main, byo_yomi) = (seconds_argument(main)?, seconds_argument(byo_yomi)?);
+                let stones: u32 = stones.parse().map_err(|_| "syntax error: stones not an integer".to_string())?;
+                // GTP: a byo-yomi time with no stones means no time limit.
+                self.clock =
+                    (byo_yomi.is_zero() || stones > 0).then_some(Clock { main, byo_yomi, stones, left: [None, None] });
+                Ok(String::new())
+            }
+            "time_left" => {
+                let [color, time, stones] = arguments else { return Err("syntax error".into()) };
+                let color = color_argument(color)?;
+                let time = seconds_argument(time)?;
+                let stones: u32 = stones.parse().map_err(|_| "syntax error: stones not an integer".to_string())?;
+                if let Some(clock) = &mut self.clock {
+                    clock.left[color.index()] = Some((time, stones));
+                }
+                Ok(String::new())
+            }
+            "fixed_handicap" | "place_free_handicap" => {
+                let [stones] = arguments else { return Err("syntax error".into()) };
+                let stones: u32 = stones.parse().map_err(|_| "invalid number of stones".to_string())?;
+                let size = self.position.size();
+                let points = if command == "fixed_handicap" {
+                    fixed_handicap(size, stones)
+                } else {
+                    free_handicap(size, stones)
+                }
+                .map_err(|error| error.to_string())?;
+                self.place_handicap(&points)?;
+                Ok(join(points))
+            }
+            "set_free_handicap" => {
+                let mut points = Vec::with_capacity(arguments.len());
+                for vertex in arguments {
+                    let point = self.position.parse_vertex(vertex).map_err(|error| vertex_failure(&error))?;
+                    let point = point.ok_or("bad vertex list: pass is not a handicap stone")?;
+                    if points.contains(&point) {
+                        return Err(format!("bad vertex list: {point} twice"));
+                    }
+                    points.push(point);
+                }
+                let size = self.position.size();
+                if points.len() < 2 || points.len() as u32 >= size * size {
+                    return Err("invalid number of stones".into());
+                }
+                self.place_handicap(&points).map(|_| String::new())
+            }
+            "loadsgf" => {
+                let (path, stop_before) = match arguments {
+                    [path] => (*path, None),
+                    [path, number] => {
+                        let number: usize = number.parse().map_err(|_| "syntax error: move number".to_string())?;
+                        (*path, Some(number))
+                    }
+                    _ => return Err("syntax error".into()),
+                };
+                let text = crate::files::read_text(std::path::Path::new(path), MAX_SGF_BYTES)
+                    .map_err(|error| format!("cannot load file: {error}"))?;
+                let game = super::sgf::read_sgf_until(&text, stop_before)
+                    .map_err(|error| format!("cannot load file: {error}"))?;
+                self.position = game.position;
+                self.history.clear();
+                if game.komi != 0.0 && game.komi.abs() <= crate::go::playout::MAX_KOMI {
+                    self.komi = game.komi;
+                }
+                Ok(String::new())
+            }
+            "final_status_list" => {
+                let [status] = arguments else { return Err("syntax error".into()) };
+                let dead = self.ownership().dead_stones();
+                match status.to_ascii_lowercase().as_str() {
+                    "dead" => Ok(join(dead)),
+                    "alive" => {
+                        let mut alive: Vec<crate::go::Point> =
+                            Color::ALL.into_iter().flat_map(|color| self.position.stones(color)).collect();
+                        alive.retain(|point| !dead.contains(point));
+                        alive.sort();
+                        Ok(join(alive))
+                    }
+                    // Seki is not told apart: its stones count as alive.
+                    "seki" => Ok(String::new()),
+                    _ => Err("syntax error: status is alive, dead or seki".into()),
+                }
+            }
+            "gogui-analyze_commands" => Ok([
+                "plist/Dead Stones/final_status_list dead",
+                "plist/Alive Stones/final_status_list alive",
+                "string/Final Score/final_score",
+            ]
+            .join("\n")),
             "showboard" => Ok(format!("\n{}", self.position.diagram())),
             "list_stones" => {
                 let [color] = arguments else { return Err("syntax error".into()) };
@@ -271,7 +430,9 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                 Ok(self.position.captures(color_argument(color)?).to_string())
             }
             "final_score" => {
-                let score = f64::from(self.position.area_difference()) - self.komi;
+                // Each point for the side owning it in most playouts, so dead
+                // stones count for the side that would take them.
+                let score = f64::from(self.ownership().area_difference()) - self.komi;
                 Ok(if score > 0.0 {
                     format!("B+{score}")
                 } else if score < 0.0 {
@@ -298,35 +459,76 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         }
     }
 
-    /// Flat Monte Carlo: the candidate with the best share of won playouts
-    /// (draws count half), the lowest point on ties; a pass when there is
-    /// no candidate, or when the opponent has just passed and `color`
-    /// already wins on the board as it stands.
-    fn choose(&mut self, color: Color) -> Result<Option<crate::go::Point>, Failure> {
+    /// Puts Black's handicap stones on the empty board; White moves next.
+    fn place_handicap(&mut self, points: &[crate::go::Point]) -> Result<(), Failure> {
+        if Color::ALL.iter().any(|&color| !self.position.stones(color).is_empty()) {
+            return Err("board not empty".into());
+        }
+        for &point in points {
+            self.position.set_stone(point, Some(Color::Black));
+        }
+        self.position.set_to_move(Color::White);
+        self.history.clear();
+        Ok(())
+    }
+
+    /// Who owns each point, by playouts from the position as it stands:
+    /// as many as a `genmove` spends, from 64 up to [`OWNERSHIP_PLAYOUTS`].
+    fn ownership(&self) -> Ownership {
+        self.ownership_of(&self.position)
+    }
+
+    fn ownership_of(&self, position: &Position) -> Ownership {
+        let playouts = self.settings.playouts.clamp(64, OWNERSHIP_PLAYOUTS);
+        Ownership::estimate(position, playouts, self.settings.seed)
+    }
+
+    /// Flat Monte Carlo over the playout points and a pass: the candidate
+    /// with the best share of won playouts (draws count half), a pass on ties
+    /// (passing is as good as any move), then the lowest point. Before that,
+    /// when the opponent has just passed and `color` wins with the dead
+    /// stones taken off (by ownership), a pass ends the game. Resigns when
+    /// the best candidate wins less than [`RESIGN_SHARE`] of its playouts.
+    /// With `cleanup` (`kgs-genmove_cleanup`) it never passes while it has
+    /// a move, so that disputed dead stones come off the board.
+    fn choose(&mut self, color: Color, cleanup: bool) -> Result<Choice, Failure> {
         let mut position = self.position;
         position.set_to_move(color);
         let opponent_passed =
             matches!(self.history.last(), Some((_, Move { color: mover, point: None })) if *mover != color);
         let sign = if color == Color::Black { 1 } else { -1 };
-        let board_result = PlayoutResult { area_difference: position.area_difference(), moves: 0 };
-        if opponent_passed && board_result.winner_sign(self.komi) == sign {
-            return Ok(None);
+        if opponent_passed && !cleanup {
+            let ownership = self.ownership_of(&position);
+            let score = f64::from(ownership.area_difference()) - self.komi;
+            if score * f64::from(sign) > 0.0 {
+                return Ok(Choice::Pass);
+            }
         }
-        let candidates = position.playout_points(color);
+        let mut candidates: Vec<Option<crate::go::Point>> =
+            position.playout_points(color).into_iter().map(Some).collect();
         if candidates.is_empty() {
-            return Ok(None);
+            return Ok(Choice::Pass);
+        }
+        if !cleanup {
+            // First, so that a tie goes to the pass.
+            candidates.insert(0, None);
         }
         let children: Vec<Position> = candidates
             .iter()
             .map(|&point| {
                 let mut child = position;
-                child.play_move(Move { color, point: Some(point) }).expect("a playout point is legal");
+                child.play_move(Move { color, point }).expect("a playout point or a pass is legal");
                 child
             })
             .collect();
         let per_child = (self.settings.playouts / children.len() as u32).max(1);
         let mut scores = vec![0i64; children.len()];
+        let mut played = 0u64;
         let started = Instant::now();
+        let time = match &self.clock {
+            Some(clock) => Some(clock.budget(color, position.empty_point_count())),
+            None => self.settings.time,
+        };
         // Rounds of at most BATCH playouts in all, so memory stays bounded
         // whatever --playouts asks; round r uses streams after round r - 1's.
         const BATCH: u32 = 1 << 20;
@@ -351,16 +553,30 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                         chunk.iter().map(|result| i64::from(1 + sign * result.winner_sign(self.komi))).sum::<i64>();
                 }
                 done += part;
+                played += u64::from(part);
             }
-            match self.settings.time {
+            match time {
+                // Rounds repeat until the move's time is spent; the first always runs.
                 Some(time) if started.elapsed() < time => continue,
                 _ => break,
             }
         }
         let best =
             (0..children.len()).max_by_key(|&index| (scores[index], std::cmp::Reverse(index))).expect("candidates");
-        Ok(Some(candidates[best]))
+        let share = scores[best] as f64 / (2.0 * played as f64);
+        if share < RESIGN_SHARE && self.settings.resign && !cleanup {
+            return Ok(Choice::Resign);
+        }
+        Ok(candidates[best].map_or(Choice::Pass, Choice::Play))
     }
+}
+
+fn seconds_argument(text: &str) -> Result<Duration, Failure> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|seconds| seconds.is_finite() && (0.0..=1e9).contains(seconds))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| "syntax error: time not a number of seconds".to_string())
 }
 
 fn color_argument(text: &str) -> Result<Color, Failure> {
