@@ -1,5 +1,6 @@
-//! `go`: Go legal-point bitmaps and playouts per second, the GPU against
-//! the CPU, each GPU result checked against the CPU before it counts.
+//! `go`: Go legal-point bitmaps and playouts per second on 9×9, 13×13 and
+//! 19×19, the GPU against the CPU on one thread and on all, each GPU result
+//! checked against the CPU before it counts.
 
 use crate::report::{Row, seconds};
 use gpu_movegen::gpu::GpuContext;
@@ -30,7 +31,7 @@ pub(crate) fn go_section(
         format!("cpu {threads} threads"),
         "gpu"
     );
-    for size in [9u32, 19] {
+    for size in [9u32, 13, 19] {
         // Legal-point and playout bitmaps of random game positions.
         let positions = random_positions(size, position_count, u64::from(size)).expect("a supported size");
         let (expected, one) = seconds(|| positions.iter().map(GoPositionMoves::from_cpu).collect::<Vec<_>>());
@@ -76,7 +77,11 @@ pub(crate) fn go_section(
             rows.push(Row::counted("go", "gpu".into(), "legal bitmaps", u64::from(size), amount, time, Some("cpu")));
         }
         // Playouts from the empty board.
-        let scale = if size == 9 { 1 } else { 10 };
+        let scale = match size {
+            9 => 1,
+            13 => 3,
+            _ => 10,
+        };
         let count = playout_count / scale;
         let empty = gpu_movegen::go::Position::new(size).expect("a supported size");
         macro_rules! one_thread {
@@ -94,7 +99,11 @@ pub(crate) fn go_section(
                 .1
             }};
         }
-        let one = if size == 9 { one_thread!(2) } else { one_thread!(6) };
+        let one = match size {
+            9 => one_thread!(2),
+            13 => one_thread!(3),
+            _ => one_thread!(6),
+        };
         let (_, all) = seconds(|| playouts(&empty, count, 1, 0));
         let gpu_count = gpu_playout_count / scale;
         let gpu = context.as_ref().map(|context| {

@@ -86,10 +86,10 @@ enum Section {
         /// Random game positions per bitmap measurement.
         #[arg(long, default_value_t = 20_000)]
         positions: usize,
-        /// CPU playouts per board size (the 19x19 count is a tenth of it).
+        /// CPU playouts per board size (13x13 a third of it, 19x19 a tenth).
         #[arg(long, default_value_t = 100_000)]
         playouts: u32,
-        /// GPU playouts per board size (the 19x19 count is a tenth of it).
+        /// GPU playouts per board size (13x13 a third of it, 19x19 a tenth).
         #[arg(long, default_value_t = 4_096)]
         gpu_playouts: u32,
     },

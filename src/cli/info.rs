@@ -36,6 +36,11 @@ pub fn run_info() -> Result<ExitCode, CliError> {
         "perft --backend auto: {}",
         if software { "the CPU (this adapter is a software one; --backend gpu uses it)" } else { "this GPU" }
     )?;
+    writeln!(
+        stdout,
+        "gtp playouts (--backend auto): {}",
+        if software { "the CPU's threads (this adapter is a software one)" } else { "this GPU" }
+    )?;
     if let Some(backend) = adapter_features {
         writeln!(stdout, "backend: {backend:?}")?;
     }
