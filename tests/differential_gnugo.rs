@@ -142,7 +142,8 @@ fn games_against_gnu_go_end_by_passes_or_resignation_and_scores_agree() {
     use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
     let mut compared = 0;
     for (game, ours_black) in [(1u32, true), (2, false)] {
-        let mut gnugo = GnuGo::start_with(&["--level", "1", "--chinese-rules"]);
+        // A fixed seed: GNU Go plays the same game on every machine.
+        let mut gnugo = GnuGo::start_with(&["--level", "1", "--chinese-rules", "--seed", "1"]);
         let settings = SearchSettings { playouts: 4096, time: None, seed: game, resign: game == 1 };
         let mut engine = GtpEngine::new(CpuPlayouts, settings);
         let mut ask_ours = |command: &str| {

@@ -80,10 +80,11 @@ fn go_ko_for(position: GoPosition, color: u32) -> GoBitmap {
     return go_empty_bitmap();
 }
 
-// The stones of `stones` whose group has exactly one liberty.
-fn go_in_atari(stones: GoBitmap, empty: GoBitmap) -> GoBitmap {
+// The stones of the groups of `stones` that touch `near` and have exactly
+// one liberty.
+fn go_in_atari(stones: GoBitmap, empty: GoBitmap, near: GoBitmap) -> GoBitmap {
     var atari = go_empty_bitmap();
-    var rest = stones;
+    var rest = go_and(stones, near);
     while !go_is_empty(rest) {
         let group = go_flood(go_from_bit(go_first(rest)), stones);
         rest = go_and_not(rest, group);
@@ -95,11 +96,18 @@ fn go_in_atari(stones: GoBitmap, empty: GoBitmap) -> GoBitmap {
 }
 
 // Every point `color` may legally play (Board::legal).
+//
+// A point with an empty neighbour is always legal, so only the groups
+// touching a point surrounded by stones need their liberties counted: the
+// set is Board::legal's, with far fewer groups flooded (none in an open
+// position).
 fn go_legal(position: GoPosition, color: u32) -> GoBitmap {
     let empty = go_empty_points(position);
     let own = go_stones(position, color);
     let enemy = go_stones(position, 1u - color);
-    let givers = go_or(go_or(empty, go_and_not(own, go_in_atari(own, empty))), go_in_atari(enemy, empty));
+    let surrounded = go_and_not(empty, go_neighbours(empty));
+    let near = go_neighbours(surrounded);
+    let givers = go_or(go_or(empty, go_and_not(own, go_in_atari(own, empty, near))), go_in_atari(enemy, empty, near));
     return go_and_not(go_and(empty, go_neighbours(givers)), go_ko_for(position, color));
 }
 

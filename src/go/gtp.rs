@@ -485,7 +485,8 @@ impl<R: PlayoutRunner> GtpEngine<R> {
 
     /// Flat Monte Carlo over the playout points and a pass: the candidate
     /// with the best share of won playouts (draws count half), a pass on ties
-    /// (passing is as good as any move), then the lowest point. Before that,
+    /// when winning (passing is as good as any move), else the lowest point
+    /// of those tied. Before that,
     /// when the opponent has just passed and `color` wins with the dead
     /// stones taken off (by ownership), a pass ends the game. Resigns when
     /// the best candidate wins less than [`RESIGN_SHARE`] of its playouts.
@@ -566,6 +567,12 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         let share = scores[best] as f64 / (2.0 * played as f64);
         if share < RESIGN_SHARE && self.settings.resign && !cleanup {
             return Ok(Choice::Resign);
+        }
+        // Losing, a tie is no reason to pass: play on, so that the game is
+        // fought out (and, when it ends, the borders are settled).
+        if candidates[best].is_none() && share < 0.5 && scores[1..].contains(&scores[best]) {
+            let point = (1..children.len()).find(|&index| scores[index] == scores[best]).expect("a tied move");
+            return Ok(candidates[point].map_or(Choice::Pass, Choice::Play));
         }
         Ok(candidates[best].map_or(Choice::Pass, Choice::Play))
     }
