@@ -70,15 +70,7 @@ impl Masks {
         let ours = node.colors[us];
         let occupied = ours | theirs;
         let king = node.king(us);
-        // A piece of theirs attacks our king when the same piece of ours on
-        // the king's square would attack it.
-        let steps = &tables.steps;
-        let mut checkers = ((steps[PAWN][us][king] & node.kinds[PAWN])
-            | (steps[KNIGHT][us][king] & node.kinds[KNIGHT])
-            | (steps[SILVER][us][king] & node.kinds[SILVER])
-            | (steps[GOLD][us][king] & gold_movers(node))
-            | (steps[KING][us][king] & (node.kinds[HORSE] | node.kinds[DRAGON])))
-            & theirs;
+        let mut checkers = step_attackers(node, tables, king, us ^ 1);
         let straight = (node.kinds[ROOK] | node.kinds[DRAGON]) & theirs;
         let diagonal = (node.kinds[BISHOP] | node.kinds[HORSE]) & theirs;
         // Their lance attacks our king from the side it comes from: north
@@ -138,18 +130,27 @@ impl Masks {
     }
 }
 
+/// The pieces of side `by` that step onto `square`: a piece attacks a
+/// square when the same piece of the other side there would attack it. A
+/// horse or dragon steps to all eight neighbours, as a king does.
+#[inline(always)]
+fn step_attackers(node: &Node, tables: &Tables, square: usize, by: usize) -> u128 {
+    let other = by ^ 1;
+    let steps = &tables.steps;
+    ((steps[PAWN][other][square] & node.kinds[PAWN])
+        | (steps[KNIGHT][other][square] & node.kinds[KNIGHT])
+        | (steps[SILVER][other][square] & node.kinds[SILVER])
+        | (steps[GOLD][other][square] & gold_movers(node))
+        | (steps[KING][other][square] & (node.kinds[KING] | node.kinds[HORSE] | node.kinds[DRAGON])))
+        & node.colors[by]
+}
+
 /// Whether a piece of side `them` attacks `square`, with `occupied` blocking.
 #[inline(always)]
 fn attacked(node: &Node, tables: &Tables, square: usize, them: usize, occupied: u128) -> bool {
     let us = them ^ 1;
     let theirs = node.colors[them];
-    let steps = &tables.steps;
-    let stepped = (steps[PAWN][us][square] & node.kinds[PAWN])
-        | (steps[KNIGHT][us][square] & node.kinds[KNIGHT])
-        | (steps[SILVER][us][square] & node.kinds[SILVER])
-        | (steps[GOLD][us][square] & gold_movers(node))
-        | (steps[KING][us][square] & (node.kinds[KING] | node.kinds[HORSE] | node.kinds[DRAGON]));
-    if stepped & theirs != 0 {
+    if step_attackers(node, tables, square, them) != 0 {
         return true;
     }
     let straight = (node.kinds[ROOK] | node.kinds[DRAGON]) & theirs;
@@ -203,19 +204,12 @@ fn pawn_check_square(node: &Node, us: usize) -> Option<usize> {
 /// The pieces of side `by` attacking `square`, with `occupied` blocking.
 #[inline(always)]
 fn attackers_to(node: &Node, tables: &Tables, square: usize, by: usize, occupied: u128) -> u128 {
-    let other = by ^ 1;
-    let steps = &tables.steps;
     let straight = node.kinds[ROOK] | node.kinds[DRAGON];
     let diagonal = node.kinds[BISHOP] | node.kinds[HORSE];
-    ((steps[PAWN][other][square] & node.kinds[PAWN])
-        | (steps[KNIGHT][other][square] & node.kinds[KNIGHT])
-        | (steps[SILVER][other][square] & node.kinds[SILVER])
-        | (steps[GOLD][other][square] & gold_movers(node))
-        | (steps[KING][other][square] & (node.kinds[KING] | node.kinds[HORSE] | node.kinds[DRAGON]))
-        | (tables.rook(square, occupied) & straight)
+    let sliders = (tables.rook(square, occupied) & straight)
         | (tables.bishop(square, occupied) & diagonal)
-        | (tables.lance(other, square, occupied) & node.kinds[LANCE]))
-        & node.colors[by]
+        | (tables.lance(by ^ 1, square, occupied) & node.kinds[LANCE]);
+    step_attackers(node, tables, square, by) | (sliders & node.colors[by])
 }
 
 /// Whether dropping a pawn on `square`, straight in front of the enemy
