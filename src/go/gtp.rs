@@ -568,12 +568,13 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         if share < RESIGN_SHARE && self.settings.resign && !cleanup {
             return Ok(Choice::Resign);
         }
-        // Losing, a tie is no reason to pass: play on, so that the game is
-        // fought out (and, when it ends, the borders are settled).
-        if candidates[best].is_none() && share < 0.5 && scores[1..].contains(&scores[best]) {
-            let point = (1..children.len()).find(|&index| scores[index] == scores[best]).expect("a tied move");
-            return Ok(candidates[point].map_or(Choice::Pass, Choice::Play));
-        }
+        // Losing, a tie is no reason to pass: play the first tied move, so that
+        // the game is fought out (and, when it ends, the borders are settled).
+        let best = if candidates[best].is_none() && share < 0.5 {
+            (1..children.len()).find(|&index| scores[index] == scores[best]).unwrap_or(best)
+        } else {
+            best
+        };
         Ok(candidates[best].map_or(Choice::Pass, Choice::Play))
     }
 }
