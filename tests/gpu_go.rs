@@ -143,15 +143,18 @@ fn gpu_playouts_equal_the_cpu_twin() {
         let cpu = playouts(&empty, count, 42, 7);
         assert_eq!(gpu, cpu, "{size}x{size} from the empty board");
     }
-    // From game positions with kos and captures, several positions in one batch.
-    let positions: Vec<Position> = random_positions(9, 300, 5).unwrap().into_iter().step_by(10).collect();
-    let gpu = runner.playouts(&positions, 16, 3, 1_000).unwrap();
-    let cpu: Vec<_> = positions
-        .iter()
-        .enumerate()
-        .flat_map(|(index, position)| playouts(position, 16, 3, 1_000 + 16 * index as u32))
-        .collect();
-    assert_eq!(gpu, cpu);
+    // From game positions with kos, captures and chains already in atari,
+    // several positions in one batch: the kernel's atari set starts from each.
+    for (size, moves, step, per_position) in [(9, 300, 10, 16), (13, 500, 25, 4), (19, 1_000, 50, 2)] {
+        let positions: Vec<Position> = random_positions(size, moves, 5).unwrap().into_iter().step_by(step).collect();
+        let gpu = runner.playouts(&positions, per_position, 3, 1_000).unwrap();
+        let cpu: Vec<_> = positions
+            .iter()
+            .enumerate()
+            .flat_map(|(index, position)| playouts(position, per_position, 3, 1_000 + per_position * index as u32))
+            .collect();
+        assert_eq!(gpu, cpu, "{size}x{size} from game positions");
+    }
 }
 
 #[test]

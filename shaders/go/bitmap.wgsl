@@ -75,51 +75,72 @@ fn go_count(bitmap: GoBitmap) -> u32 {
     return count;
 }
 
+// The one-point bitmap of `bit`. Every word is written by a select rather
+// than one by index: an indexed store would keep the array out of
+// registers on some compilers (lavapipe's among them).
 fn go_from_bit(bit: u32) -> GoBitmap {
-    var result = go_empty_bitmap();
-    result[bit / 32u] = 1u << (bit % 32u);
+    var result: GoBitmap;
+    let word = bit / 32u;
+    let mask = 1u << (bit % 32u);
+    for (var index = 0u; index < GO_WORDS; index++) {
+        result[index] = select(0u, mask, index == word);
+    }
     return result;
 }
 
 fn go_contains(bitmap: GoBitmap, bit: u32) -> bool {
     var words = bitmap;
-    return ((words[bit / 32u] >> (bit % 32u)) & 1u) != 0u;
+    var found = 0u;
+    let word = bit / 32u;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        found |= select(0u, words[index], index == word);
+    }
+    return ((found >> (bit % 32u)) & 1u) != 0u;
 }
 
-// The lowest set bit; the bitmap must not be empty.
+// The lowest set bit, GO_NO_POINT for an empty bitmap. The words are
+// visited from the top without an early return, so every invocation of a
+// SIMD group takes the same path.
 fn go_first(bitmap: GoBitmap) -> u32 {
     var words = bitmap;
-    for (var index = 0u; index < GO_WORDS; index++) {
-        if words[index] != 0u {
-            return index * 32u + firstTrailingBit(words[index]);
-        }
+    var first = GO_NO_POINT;
+    for (var index = GO_WORDS; index > 0u; index--) {
+        let word = words[index - 1u];
+        first = select(first, (index - 1u) * 32u + firstTrailingBit(word), word != 0u);
     }
-    return GO_NO_POINT;
+    return first;
 }
 
 // The `rank`-th set bit from the lowest (0-based); there must be more than
-// `rank`. Within a word by halving, as the CPU twin's select_in_word.
+// `rank`. The word is found by running counts, then the bit within it by
+// halving, as the CPU twin's select_in_word: one halving for every
+// invocation, not one per word.
 fn go_nth(bitmap: GoBitmap, rank_in: u32) -> u32 {
     var words = bitmap;
     var rank = rank_in;
+    var word = 0u;
+    var base = GO_NO_POINT;
     for (var index = 0u; index < GO_WORDS; index++) {
         let ones = countOneBits(words[index]);
-        if rank < ones {
-            var word = words[index];
-            var position = 0u;
-            for (var width = 16u; width > 0u; width /= 2u) {
-                let low = countOneBits(word & ((1u << width) - 1u));
-                if rank >= low {
-                    rank -= low;
-                    word >>= width;
-                    position += width;
-                }
-            }
-            return index * 32u + position;
-        }
-        rank -= ones;
+        let searching = base == GO_NO_POINT;
+        let here = searching && rank < ones;
+        word = select(word, words[index], here);
+        base = select(base, index * 32u, here);
+        rank = select(rank, rank - ones, searching && !here);
     }
-    return GO_NO_POINT;
+    if base == GO_NO_POINT {
+        return GO_NO_POINT;
+    }
+    var position = 0u;
+    for (var width = 16u; width > 0u; width /= 2u) {
+        let low = countOneBits(word & ((1u << width) - 1u));
+        if rank >= low {
+            rank -= low;
+            word >>= width;
+            position += width;
+        }
+    }
+    return base + position;
 }
 
 // Every bit moved `shift` (0 < shift < 32) places towards higher bits.
@@ -144,18 +165,23 @@ fn go_shifted_down(bitmap: GoBitmap, shift: u32) -> GoBitmap {
     return result;
 }
 
+// The points next to one of `points`, with guard bits: for masking by a
+// set of board points, which clears the guards anyway.
+fn go_spread(points: GoBitmap) -> GoBitmap {
+    return go_or(go_or(go_shifted_up(points, 1u), go_shifted_down(points, 1u)),
+                 go_or(go_shifted_up(points, GO_LINE), go_shifted_down(points, GO_LINE)));
+}
+
 // Every point next to one of `points` (the seed's gather).
 fn go_neighbours(points: GoBitmap) -> GoBitmap {
-    let around = go_or(go_or(go_shifted_up(points, 1u), go_shifted_down(points, 1u)),
-                       go_or(go_shifted_up(points, GO_LINE), go_shifted_down(points, GO_LINE)));
-    return go_and(around, GO_BOARD);
+    return go_and(go_spread(points), GO_BOARD);
 }
 
 // The points of `within` connected to `seed` through `within`.
 fn go_flood(seed: GoBitmap, within: GoBitmap) -> GoBitmap {
     var region = go_and(seed, within);
     loop {
-        let grown = go_and(go_or(region, go_neighbours(region)), within);
+        let grown = go_and(go_or(region, go_spread(region)), within);
         if go_equal(grown, region) {
             break;
         }

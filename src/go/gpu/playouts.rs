@@ -1,14 +1,18 @@
-//! Batched Go playouts on the GPU, one invocation per playout
+//! Batched Go playouts on the GPU, one invocation per whole playout
 //! (shaders/go/kernels/playouts.wgsl); each ends exactly as the CPU's
 //! playout with the same seed and stream.
 
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
 use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
-use super::shaders::GO_PLAYOUT_STEPS;
 use crate::go::playout::PlayoutRunner;
 use crate::go::playout::move_cap;
 use crate::go::{PlayoutResult, Position};
 use crate::gpu::{GpuContext, GpuError};
+
+/// The most playouts in one dispatch by default: enough invocations to fill
+/// the largest GPUs (an H200 holds about 270,000 at once), while a dispatch
+/// of whole 19x19 games stays short of a display watchdog's seconds.
+pub const PLAYOUTS_PER_DISPATCH: u32 = 1 << 18;
 
 /// The GPU playout runner.
 pub struct GpuPlayouts {
@@ -23,7 +27,7 @@ impl GpuPlayouts {
     pub fn new(context: &GpuContext) -> GpuPlayouts {
         GpuPlayouts {
             batch: GoBatch::new(context, "go_playouts", |size| vec![super::self_test::playout_check(size)]),
-            per_dispatch: INVOCATIONS_PER_DISPATCH,
+            per_dispatch: PLAYOUTS_PER_DISPATCH,
         }
     }
 
@@ -85,10 +89,6 @@ impl GpuPlayouts {
             }
             return Ok(results);
         }
-        // One start, then enough steps for the move cap.
-        let steps = move_cap(size).div_ceil(GO_PLAYOUT_STEPS) as usize;
-        let mut entry_points = vec!["playout_start"];
-        entry_points.extend(std::iter::repeat_n("playout_steps", steps));
         // Whole positions per dispatch, so each dispatch's streams continue the last.
         let positions_per_dispatch = (self.per_dispatch / per_position).max(1) as usize;
         let mut results = Vec::with_capacity(positions.len() * per_position as usize);
@@ -102,9 +102,9 @@ impl GpuPlayouts {
             let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
             let stream = first_stream.wrapping_add((index * positions_per_dispatch) as u32 * per_position);
             let parameters = GoBatchParameters { count, per_position, seed, first_stream: stream };
-            let states: Vec<GoPlayoutState> = self.batch.run(size, &entry_points, &packed, parameters)?;
+            let states: Vec<GoPlayoutState> = self.batch.run(size, &["playout_games"], &packed, parameters)?;
             if states.iter().any(|state| state.passes < 2 && state.moves < move_cap(size)) {
-                return Err(GpuError::ShaderFault("a playout had not ended after the last step".into()));
+                return Err(GpuError::ShaderFault("a playout had not ended when its invocation did".into()));
             }
             results.extend(
                 states.iter().map(|state| PlayoutResult { area_difference: state.area_difference, moves: state.moves }),

@@ -11,17 +11,16 @@ pub const GO_MODULES: &[Module] = include!(concat!(env!("OUT_DIR"), "/shaders_go
 
 /// Invocations per workgroup of the legal-point and playout kernels.
 pub const GO_WORKGROUP: u32 = 64;
-/// Moves each playout advances per dispatch of `playout_steps`.
-pub const GO_PLAYOUT_STEPS: u32 = 16;
 
 /// Every module a Go shader can import: the common ones, then Go's.
 pub fn modules() -> impl Iterator<Item = &'static Module> {
     COMMON_MODULES.iter().chain(GO_MODULES)
 }
 
-/// 32-bit words of a bitmap of `size` in the shaders: twice the CPU's 64-bit words.
+/// 32-bit words of a bitmap of `size` in the shaders: the CPU's bits, in as
+/// few words as hold them (three for 9x9, where the CPU uses two 64-bit words).
 pub fn shader_words(size: u32) -> u32 {
-    2 * crate::go::bitmap::words_for(size) as u32
+    (size * (size + 1)).div_ceil(32)
 }
 
 /// The constants of one board size, from the CPU's own geometry.
@@ -41,7 +40,6 @@ pub fn generated_constants(size: u32) -> String {
         ("GO_WORDS", words),
         ("GO_NO_POINT", NO_POINT),
         ("GO_WORKGROUP", GO_WORKGROUP),
-        ("GO_PLAYOUT_STEPS", GO_PLAYOUT_STEPS),
         ("GO_CORNER_BOTTOM_LEFT", corner(0)),
         ("GO_CORNER_BOTTOM_RIGHT", corner(1)),
         ("GO_CORNER_TOP_LEFT", corner(2)),
