@@ -10,8 +10,8 @@ use crate::go::{PlayoutResult, Position};
 use crate::gpu::{GpuContext, GpuError};
 
 /// The most playouts in one dispatch by default: enough invocations to fill
-/// the largest GPUs (an H200 holds about 270,000 at once), while a dispatch
-/// of whole 19x19 games stays short of a display watchdog's seconds.
+/// the largest GPUs (an H200 holds about 270,000 at once), and a bound on a
+/// dispatch's length however large the batch, for drivers with a watchdog.
 pub const PLAYOUTS_PER_DISPATCH: u32 = 1 << 18;
 
 /// The GPU playout runner.
