@@ -138,12 +138,5 @@ fn go_atari_play(position: ptr<function, GoPosition>, color: u32, bit: u32) {
             }
         }
     }
-    if color == GO_BLACK {
-        (*position).black = own;
-        (*position).white = enemy;
-    } else {
-        (*position).white = own;
-        (*position).black = enemy;
-    }
-    (*position).to_move = 1u - color;
+    go_finish_move(position, color, own, enemy);
 }

@@ -164,6 +164,18 @@ fn go_is_legal(position: GoPosition, color: u32, bit: u32) -> bool {
     return false;
 }
 
+// Stores the stones after a move of `color` and hands the move over.
+fn go_finish_move(position: ptr<function, GoPosition>, color: u32, own: GoBitmap, enemy: GoBitmap) {
+    if color == GO_BLACK {
+        (*position).black = own;
+        (*position).white = enemy;
+    } else {
+        (*position).white = own;
+        (*position).black = enemy;
+    }
+    (*position).to_move = 1u - color;
+}
+
 // Plays a legal stone of `color` at `bit`: captures, the ko point, the move
 // handed over (Board::play). Returns the stones captured.
 fn go_play(position: ptr<function, GoPosition>, color: u32, bit: u32) -> u32 {
@@ -190,14 +202,7 @@ fn go_play(position: ptr<function, GoPosition>, color: u32, bit: u32) -> u32 {
         && go_equal(go_and(go_neighbours(point), empty), captured) {
         (*position).ko = go_first(captured);
     }
-    if color == GO_BLACK {
-        (*position).black = own;
-        (*position).white = enemy;
-    } else {
-        (*position).white = own;
-        (*position).black = enemy;
-    }
-    (*position).to_move = 1u - color;
+    go_finish_move(position, color, own, enemy);
     return captured_count;
 }
 
