@@ -4,8 +4,8 @@
 // Reads: nothing. Writes: nothing. Library only, for a kernel whose
 // invocations each play a whole playout: `go_atari` is the invocation's
 // private set of the stones whose chain has exactly one liberty (both
-// colours), the bitmap twin of src/go/chains.rs's `in_atari`. The legal
-// points then follow from bitmaps as in Chains::legal. A move changes the
+// colours), the bitmap twin of src/go/chains.rs's `in_atari`, from which
+// go_legal_given_atari (board.wgsl) takes the legal points. A move changes the
 // liberties only of the chains next to it and of the capturer's chains next
 // to what it captures, so only those are flooded, and a flood stops as soon
 // as it has seen two liberties.
@@ -71,17 +71,6 @@ fn go_two_empty_neighbours(empty: GoBitmap) -> GoBitmap {
     return go_or(pairs, go_and(go_or(left, right), go_or(below, above)));
 }
 
-// Every point `color` may legally play (Chains::legal): a point next to an
-// empty point, to one of its own chains with another liberty, or to an
-// enemy chain whose last liberty it is.
-fn go_atari_legal(position: GoPosition, color: u32) -> GoBitmap {
-    let empty = go_empty_points(position);
-    let own = go_stones(position, color);
-    let enemy = go_stones(position, 1u - color);
-    let givers = go_or(go_or(empty, go_and_not(own, go_atari)), go_and(enemy, go_atari));
-    return go_and_not(go_and(empty, go_neighbours(givers)), go_ko_for(position, color));
-}
-
 // Plays a legal stone of `color` at `bit` and keeps `go_atari`: the same
 // captures and ko point as go_play.
 fn go_atari_play(position: ptr<function, GoPosition>, color: u32, bit: u32) {
@@ -109,9 +98,9 @@ fn go_atari_play(position: ptr<function, GoPosition>, color: u32, bit: u32) {
     }
     // The point's own chains in atari joined the new chain: out of the set
     // until the new chain's state is known.
-    let joined = go_and(around, go_atari);
-    if !go_is_empty(go_and(joined, own)) {
-        go_atari = go_and_not(go_atari, go_flood(go_and(joined, own), go_and(own, go_atari)));
+    let joined = go_and(go_and(around, own), go_atari);
+    if !go_is_empty(joined) {
+        go_atari = go_and_not(go_atari, go_flood(joined, go_and(own, go_atari)));
     }
     (*position).ko = GO_NO_POINT;
     if !go_is_empty(captured) {

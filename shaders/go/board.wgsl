@@ -103,11 +103,22 @@ fn go_in_atari(stones: GoBitmap, empty: GoBitmap, near: GoBitmap) -> GoBitmap {
 // position).
 fn go_legal(position: GoPosition, color: u32) -> GoBitmap {
     let empty = go_empty_points(position);
-    let own = go_stones(position, color);
-    let enemy = go_stones(position, 1u - color);
     let surrounded = go_and_not(empty, go_neighbours(empty));
     let near = go_neighbours(surrounded);
-    let givers = go_or(go_or(empty, go_and_not(own, go_in_atari(own, empty, near))), go_in_atari(enemy, empty, near));
+    let atari = go_or(go_in_atari(position.black, empty, near), go_in_atari(position.white, empty, near));
+    return go_legal_given_atari(position, color, atari);
+}
+
+// The points `color` may legally play, given `atari`, the stones whose chain
+// has exactly one liberty (at least those next to a point surrounded by
+// stones): a point next to an empty point, to one of its own chains with
+// another liberty, or to an enemy chain whose last liberty it is
+// (Chains::legal).
+fn go_legal_given_atari(position: GoPosition, color: u32, atari: GoBitmap) -> GoBitmap {
+    let empty = go_empty_points(position);
+    let own = go_stones(position, color);
+    let enemy = go_stones(position, 1u - color);
+    let givers = go_or(go_or(empty, go_and_not(own, atari)), go_and(enemy, atari));
     return go_and_not(go_and(empty, go_neighbours(givers)), go_ko_for(position, color));
 }
 

@@ -56,7 +56,7 @@ fn playout_games(@builtin(global_invocation_id) invocation: vec3<u32>) {
     var moves = 0u;
     while moves < GO_MOVE_CAP && passes < 2u {
         let color = position.to_move;
-        let choices = go_and_not(go_atari_legal(position, color), go_eyes(position, color));
+        let choices = go_and_not(go_legal_given_atari(position, color, go_atari), go_eyes(position, color));
         let count = go_count(choices);
         if count == 0u {
             go_pass(&position);
