@@ -279,7 +279,11 @@ fn wgsl_structs_match_their_rust_twins() {
                 scan_start,
                 scan_sums,
                 merge_slots,
-                leaves
+                leaves,
+                tables,
+                remaining,
+                table_mask,
+                index_mask
             )
         )
     );

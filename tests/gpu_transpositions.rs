@@ -1,7 +1,8 @@
-//! GPU perft with equal positions merged in each stored level, against the
-//! same engine without merging and against the published counts: plain
-//! runs, small arenas that split levels, many roots in one group (equal
-//! positions of different roots stay apart), and Shogi and Go.
+//! GPU perft without a transposition table, with equal positions merged in
+//! each stored level, against the same engine without merging and against
+//! the published counts: plain runs, small arenas that split levels, many
+//! roots in one group (equal positions of different roots stay apart), and
+//! Shogi and Go. tests/gpu_tables.rs runs the engine with its tables.
 
 mod common;
 
@@ -18,7 +19,7 @@ fn merged_levels_count_exactly() {
     let start = Position::start();
     let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
     for (arena, fused_leaves) in [(None, true), (None, false), (Some(2_000), true), (Some(1_000), false)] {
-        let options = PerftOptions { arena_positions: arena, fused_leaves, ..Default::default() };
+        let options = PerftOptions { arena_positions: arena, fused_leaves, table_bytes: Some(0), ..Default::default() };
         let mut merged = GpuPerft::with_options(&context, options).unwrap();
         assert_eq!(
             merged.perft(&[start, kiwipete], 5, &mut |_| {}).unwrap(),
@@ -27,7 +28,7 @@ fn merged_levels_count_exactly() {
         );
         assert!(merged.statistics().merged_levels > 0);
     }
-    let options = PerftOptions { merge_transpositions: false, ..Default::default() };
+    let options = PerftOptions { merge_transpositions: false, table_bytes: Some(0), ..Default::default() };
     let mut plain = GpuPerft::with_options(&context, options).unwrap();
     assert_eq!(plain.perft(&[start], 5, &mut |_| {}).unwrap(), [4_865_609]);
     assert_eq!(plain.statistics().merged_levels, 0);
@@ -47,7 +48,8 @@ fn equal_positions_of_different_roots_stay_apart() {
     let roots =
         vec![start, start, after("g1f3 g8f6"), after("b1c3 b8c6"), after("g1f3 b8c6"), after("b1c3 g8f6"), start];
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 4)).collect();
-    let mut gpu = GpuPerft::with_options(&context(), PerftOptions::default()).unwrap();
+    let mut gpu =
+        GpuPerft::with_options(&context(), PerftOptions { table_bytes: Some(0), ..Default::default() }).unwrap();
     assert_eq!(gpu.perft(&roots, 4, &mut |_| {}).unwrap(), expected);
     let suite = common::suite_positions();
     let expected: Vec<u64> = suite.iter().map(|root| perft::perft(root, 3)).collect();
@@ -57,13 +59,15 @@ fn equal_positions_of_different_roots_stay_apart() {
 #[test]
 fn shogi_and_go_merge_exactly_too() {
     let context = context();
-    let mut shogi = ShogiGpuPerft::with_options(&context, ShogiPerftOptions::default()).unwrap();
+    let options = ShogiPerftOptions { table_bytes: Some(0), ..Default::default() };
+    let mut shogi = ShogiGpuPerft::with_options(&context, options).unwrap();
     assert_eq!(shogi.perft(&[gpu_movegen::shogi::Position::start()], 4, &mut |_| {}).unwrap(), [719_731]);
     assert!(shogi.statistics().merged_levels > 0);
     let options = GoPerftOptions {
         variant: BoardSize(5),
         arena_positions: Some(800),
         reserve_moves: Some(25),
+        table_bytes: Some(0),
         ..Default::default()
     };
     let mut go = GoGpuPerft::with_options(&context, options).unwrap();

@@ -37,8 +37,18 @@ struct PerftParameters {
     scan_sums: u32,
     // merge_duplicates: slots in the merge table (a power of two).
     merge_slots: u32,
-    // count_moves: 1 to add the counts to the roots' totals, 0 to store them.
+    // count_moves: 1 to add the counts to the roots' totals (or, with
+    // tables, to store them as the slots' subtree counts), 0 to store them for the scan.
     leaves: u32,
+    // 1 when the run keeps subtree counts per slot and a transposition table.
+    tables: u32,
+    // dedupe_level, reduce_level: plies still to count below each slot of the level.
+    remaining: u32,
+    // Buckets of the transposition table, minus one (a power of two minus one).
+    table_mask: u32,
+    // The bits of a hash that pick a table bucket or a merge entry: all of
+    // them but in tests, which keep a few so that collisions happen constantly.
+    index_mask: u32,
 }
 
 const NO_ROOT: u32 = 0xffffffffu;
@@ -53,14 +63,31 @@ const NO_ROOT: u32 = 0xffffffffu;
 @group(0) @binding(8) var<storage, read_write> multiplicity: array<atomic<u32>>;
 // Arena slot + 1 per entry, 0 for an empty entry.
 @group(0) @binding(9) var<storage, read_write> merge_table: array<atomic<u32>>;
+// With tables: SLOT_LIVE, SLOT_RESOLVED or the slot this one is an alias of.
+@group(0) @binding(10) var<storage, read_write> slot_state: array<u32>;
+// The transposition table: buckets of TABLE_BUCKET_WORDS words, two entries
+// of TABLE_ENTRY_WORDS (see table_probe).
+@group(0) @binding(11) var<storage, read_write> transpositions: array<atomic<u32>>;
+
+// slot_state: the slot is counted here (its children expanded or its leaves counted).
+const SLOT_LIVE: u32 = 0xffffffffu;
+// slot_state: the slot's count came from the transposition table.
+const SLOT_RESOLVED: u32 = 0xfffffffeu;
+const TABLE_ENTRY_WORDS: u32 = 8u;
+const TABLE_BUCKET_WORDS: u32 = 16u;
 
 // The multiplicity of `slot` as (low, high).
 fn slot_multiplicity(slot: u32) -> vec2<u32> {
     return vec2<u32>(atomicLoad(&multiplicity[2u * slot]), atomicLoad(&multiplicity[2u * slot + 1u]));
 }
 
-// Tags a child with its parent's root and multiplicity (every game's `expand`).
+// Tags a child with its parent's root and multiplicity (every game's
+// `expand`), or with tables with its parent.
 fn perft_tag_child(child: u32, parent: u32) {
+    if parameters.tables != 0u {
+        root_of[child] = parent;
+        return;
+    }
     root_of[child] = root_of[parent];
     let weight = slot_multiplicity(parent);
     atomicStore(&multiplicity[2u * child], weight.x);
@@ -106,18 +133,24 @@ fn perft_fault(flag: u32) {
 var<workgroup> leaf_values: array<vec2<u32>, POSITION_WORKGROUP>;
 var<workgroup> leaf_roots: array<u32, POSITION_WORKGROUP>;
 
-// `first` + `second`, 64-bit values as (low, high).
-fn add_wide(first: vec2<u32>, second: vec2<u32>) -> vec2<u32> {
-    let low = first.x + second.x;
-    return vec2<u32>(low, first.y + second.y + select(0u, 1u, low < first.x));
-}
-
 // Adds a 64-bit value to counter `counter`: the high word as is, plus the
-// carry out of the low word (exact however adds interleave).
+// carry out of the low word (exact however adds interleave), with a fault
+// if the counter passes 2^64.
 fn wide_counter_add_wide(counter: u32, value: vec2<u32>) {
-    wide_counter_add(counter, value.x);
-    if value.y != 0u {
-        atomicAdd(&totals[2u * counter + 1u], value.y);
+    var carry = 0u;
+    if value.x != 0u {
+        let old = atomicAdd(&totals[2u * counter], value.x);
+        carry = select(0u, 1u, old + value.x < old);
+    }
+    if value.y == 0xffffffffu && carry != 0u {
+        perft_fault(FAULT_COUNT_OVERFLOW);
+    }
+    let high = value.y + carry;
+    if high != 0u {
+        let old = atomicAdd(&totals[2u * counter + 1u], high);
+        if old + high < old {
+            perft_fault(FAULT_COUNT_OVERFLOW);
+        }
     }
 }
 
@@ -140,7 +173,7 @@ fn accumulate_by_root(local: u32, root: u32, value: vec2<u32>) {
                 run_root = leaf_roots[index];
                 run_sum = vec2<u32>(0u, 0u);
             }
-            run_sum = add_wide(run_sum, leaf_values[index]);
+            run_sum = add_wide_checked(run_sum, leaf_values[index]);
         }
         if run_root != NO_ROOT {
             wide_counter_add_wide(run_root, run_sum);
@@ -153,6 +186,36 @@ fn perft_merged(slot: u32) -> bool {
     return all(slot_multiplicity(slot) == vec2<u32>(0u, 0u));
 }
 
+// Whether the position in `slot` is counted here: not merged into an equal
+// position and, with tables, not taken from the table either.
+fn perft_live(slot: u32) -> bool {
+    if parameters.tables != 0u {
+        return slot_state[slot] == SLOT_LIVE;
+    }
+    return !perft_merged(slot);
+}
+
+// A leaf kernel's result for `slot` (NO_ROOT for an invocation without
+// one): `count` leaves below it. With tables it is the slot's subtree count;
+// otherwise it goes, times the slot's multiplicity, to its root's total.
+// Every invocation of the workgroup must call it.
+// With tables, totals[0] gathers the leaves counted, for progress only.
+fn perft_leaf_result(local: u32, slot: u32, count: u32) {
+    var root = NO_ROOT;
+    var weighted = vec2<u32>(0u, 0u);
+    if slot != NO_ROOT {
+        if parameters.tables != 0u {
+            set_subtree_count(slot, vec2<u32>(count, 0u));
+            root = 0u;
+            weighted = vec2<u32>(count, 0u);
+        } else {
+            root = root_of[slot];
+            weighted = perft_weight(slot, count);
+        }
+    }
+    accumulate_by_root(local, root, weighted);
+}
+
 // The arena slot an invocation of a game's `expand` works on, or NO_ROOT
 // when it has none: past the dispatch's positions, or merged into an equal
 // position (whose count it went to), which has no children.
@@ -162,7 +225,7 @@ fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
         return NO_ROOT;
     }
     let slot = parameters.start + index;
-    if perft_merged(slot) {
+    if !perft_live(slot) {
         return NO_ROOT;
     }
     return slot;
@@ -175,23 +238,22 @@ fn count_moves(
     @builtin(local_invocation_index) local: u32,
 ) {
     let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var value = vec2<u32>(0u, 0u);
+    var leaf = NO_ROOT;
+    var count = 0u;
     if index < parameters.count {
         let slot = parameters.start + index;
-        let merged = perft_merged(slot);
-        let count = select(perft_move_count(slot), 0u, merged);
+        let live = perft_live(slot);
+        count = select(0u, perft_move_count(slot), live);
         if parameters.leaves == 0u {
             scan_data[slot] = count;
-        } else if !merged {
-            root = root_of[slot];
-            value = perft_weight(slot, count);
+        } else if live {
+            leaf = slot;
         }
     }
     // The mode is uniform (a uniform buffer's word), so every invocation of
     // a workgroup reaches the barriers inside, or none does.
     if parameters.leaves != 0u {
-        accumulate_by_root(local, root, value);
+        perft_leaf_result(local, leaf, count);
     }
 }
 
@@ -232,4 +294,247 @@ fn merge_duplicates(
         }
         entry = (entry + 1u) & mask;
     }
+}
+
+// ---- Transposition tables (runs with `parameters.tables`) ----
+//
+// A position's key is 128 bits: four 32-bit lanes, each a hash of the
+// record's words with its own seed and multipliers (a game's
+// `perft_record_key` feeds its words to perft_key_add). Entries are
+// TABLE_ENTRY_WORDS atomic words: the key's four lanes, the subtree count
+// (low, high), the remaining depth and a check word mixing all seven. Two
+// writers of one entry in one dispatch can leave its words mixed; the check
+// then fails and the entry reads as a miss, never as a hit. A bucket holds
+// two entries: the first keeps the deepest subtree (replaced by one at
+// least as deep), the second is always replaced.
+
+// One murmur-style finishing mix of a 32-bit word.
+fn perft_mix(value: u32) -> u32 {
+    var mixed = value ^ (value >> 16u);
+    mixed *= 0x85ebca6bu;
+    mixed ^= mixed >> 13u;
+    mixed *= 0xc2b2ae35u;
+    return mixed ^ (mixed >> 16u);
+}
+
+// The key before any word is added.
+fn perft_key_begin() -> vec4<u32> {
+    return vec4<u32>(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u);
+}
+
+// Adds one word of a record to all four lanes, each with its own multipliers.
+fn perft_key_add(key: vec4<u32>, word: u32) -> vec4<u32> {
+    var scrambled = vec4<u32>(word) * vec4<u32>(0xcc9e2d51u, 0x1b873593u, 0x85ebca77u, 0xc2b2ae3du);
+    scrambled = (scrambled << vec4<u32>(15u, 13u, 17u, 11u)) | (scrambled >> vec4<u32>(17u, 19u, 15u, 21u));
+    scrambled *= vec4<u32>(0x1b873593u, 0x27d4eb2fu, 0x165667b1u, 0x9e3779b1u);
+    var lanes = key ^ scrambled;
+    lanes = (lanes << vec4<u32>(13u, 15u, 11u, 17u)) | (lanes >> vec4<u32>(19u, 17u, 21u, 15u));
+    return lanes * vec4<u32>(5u, 9u, 3u, 7u) + vec4<u32>(0xe6546b64u, 0x7f4a7c15u, 0x632be5abu, 0x94d049bbu);
+}
+
+// The finished key: each lane mixed, then each folded with its neighbour so
+// every lane depends on every other.
+fn perft_key_finish(key: vec4<u32>) -> vec4<u32> {
+    let mixed = vec4<u32>(perft_mix(key.x), perft_mix(key.y), perft_mix(key.z), perft_mix(key.w));
+    return mixed ^ (mixed.yzwx * 0x9e3779b9u);
+}
+
+// The check word of an entry: every other word mixed in turn.
+fn table_check(key: vec4<u32>, count: vec2<u32>, remaining: u32) -> u32 {
+    var check = perft_mix(remaining ^ 0x6a09e667u);
+    check = perft_mix(check ^ count.x);
+    check = perft_mix(check ^ count.y);
+    check = perft_mix(check ^ key.x);
+    check = perft_mix(check ^ key.y);
+    check = perft_mix(check ^ key.z);
+    return perft_mix(check ^ key.w);
+}
+
+// The first word of the bucket of `key` at `remaining` plies.
+fn table_bucket(key: vec4<u32>, remaining: u32) -> u32 {
+    let index = (key.x ^ perft_mix(remaining)) & parameters.index_mask & parameters.table_mask;
+    return index * TABLE_BUCKET_WORDS;
+}
+
+// The subtree count stored for `key` at `remaining` plies, as (found, low, high).
+fn table_probe(key: vec4<u32>, remaining: u32) -> vec3<u32> {
+    let bucket = table_bucket(key, remaining);
+    for (var entry = 0u; entry < 2u; entry++) {
+        let base = bucket + entry * TABLE_ENTRY_WORDS;
+        let stored = vec4<u32>(
+            atomicLoad(&transpositions[base]),
+            atomicLoad(&transpositions[base + 1u]),
+            atomicLoad(&transpositions[base + 2u]),
+            atomicLoad(&transpositions[base + 3u]),
+        );
+        let count = vec2<u32>(atomicLoad(&transpositions[base + 4u]), atomicLoad(&transpositions[base + 5u]));
+        let depth = atomicLoad(&transpositions[base + 6u]);
+        let check = atomicLoad(&transpositions[base + 7u]);
+        if all(stored == key) && depth == remaining && check == table_check(key, count, remaining) {
+            return vec3<u32>(1u, count);
+        }
+    }
+    return vec3<u32>(0u, 0u, 0u);
+}
+
+// Stores the subtree count of `key` at `remaining` plies.
+fn table_store(key: vec4<u32>, remaining: u32, count: vec2<u32>) {
+    let bucket = table_bucket(key, remaining);
+    // An empty entry has depth 0; the deep entry goes to a subtree at least as deep.
+    let deep_depth = atomicLoad(&transpositions[bucket + 6u]);
+    let base = select(bucket + TABLE_ENTRY_WORDS, bucket, remaining >= deep_depth);
+    atomicStore(&transpositions[base], key.x);
+    atomicStore(&transpositions[base + 1u], key.y);
+    atomicStore(&transpositions[base + 2u], key.z);
+    atomicStore(&transpositions[base + 3u], key.w);
+    atomicStore(&transpositions[base + 4u], count.x);
+    atomicStore(&transpositions[base + 5u], count.y);
+    atomicStore(&transpositions[base + 6u], remaining);
+    atomicStore(&transpositions[base + 7u], table_check(key, count, remaining));
+}
+
+// A position's 64-bit subtree count, stored in its multiplicity words.
+fn subtree_count(slot: u32) -> vec2<u32> {
+    return slot_multiplicity(slot);
+}
+
+fn set_subtree_count(slot: u32, count: vec2<u32>) {
+    atomicStore(&multiplicity[2u * slot], count.x);
+    atomicStore(&multiplicity[2u * slot + 1u], count.y);
+}
+
+// `first` + `second`, 64-bit values as (low, high), with a fault if the
+// sum passes 2^64.
+fn add_wide_checked(first: vec2<u32>, second: vec2<u32>) -> vec2<u32> {
+    let low = first.x + second.x;
+    let carry = select(0u, 1u, low < first.x);
+    let high = first.y + second.y + carry;
+    if high < first.y || (high == first.y && (second.y != 0u || carry != 0u)) {
+        perft_fault(FAULT_COUNT_OVERFLOW);
+    }
+    return vec2<u32>(low, high);
+}
+
+// Adds `value` to the subtree count of `slot`, with a fault if it passes 2^64
+// (the host then counts the subtree's children apart, in 128 bits).
+fn subtree_add(slot: u32, value: vec2<u32>) {
+    var carry = 0u;
+    if value.x != 0u {
+        let old = atomicAdd(&multiplicity[2u * slot], value.x);
+        carry = select(0u, 1u, old + value.x < old);
+    }
+    if value.y == 0xffffffffu && carry != 0u {
+        perft_fault(FAULT_COUNT_OVERFLOW);
+    }
+    let high = value.y + carry;
+    if high != 0u {
+        let old = atomicAdd(&multiplicity[2u * slot + 1u], high);
+        if old + high < old {
+            perft_fault(FAULT_COUNT_OVERFLOW);
+        }
+    }
+}
+
+var<workgroup> reduce_values: array<vec2<u32>, POSITION_WORKGROUP>;
+var<workgroup> reduce_parents: array<u32, POSITION_WORKGROUP>;
+
+// Adds each invocation's value to its parent's subtree count: one add per
+// run of equal parents in the workgroup (siblings lie together). Every
+// invocation of the workgroup must call it; those without a slot pass NO_ROOT.
+fn accumulate_by_parent(local: u32, parent: u32, value: vec2<u32>) {
+    reduce_values[local] = value;
+    reduce_parents[local] = parent;
+    workgroupBarrier();
+    if local == 0u {
+        var run_parent = reduce_parents[0];
+        var run_sum = vec2<u32>(0u, 0u);
+        for (var index = 0u; index < POSITION_WORKGROUP; index++) {
+            if reduce_parents[index] != run_parent {
+                if run_parent != NO_ROOT {
+                    subtree_add(run_parent, run_sum);
+                }
+                run_parent = reduce_parents[index];
+                run_sum = vec2<u32>(0u, 0u);
+            }
+            run_sum = add_wide_checked(run_sum, reduce_values[index]);
+        }
+        if run_parent != NO_ROOT {
+            subtree_add(run_parent, run_sum);
+        }
+    }
+}
+
+// One invocation a slot of a level just written (or of the roots): the
+// subtree count from the transposition table if it holds the position at
+// `parameters.remaining` plies (SLOT_RESOLVED), else an equal live
+// position of the level to be an alias of (merged through `merge_table`,
+// cleared before, by the game's exact comparison), else SLOT_LIVE with a
+// zero count the level below adds to.
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn dedupe_level(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return;
+    }
+    let slot = parameters.start + index;
+    let key = perft_record_key(slot);
+    let found = table_probe(key, parameters.remaining);
+    if found.x != 0u {
+        set_subtree_count(slot, found.yz);
+        slot_state[slot] = SLOT_RESOLVED;
+        return;
+    }
+    set_subtree_count(slot, vec2<u32>(0u, 0u));
+    slot_state[slot] = SLOT_LIVE;
+    if parameters.merge_slots == 0u {
+        return;
+    }
+    let mask = parameters.merge_slots - 1u;
+    var entry = key.y & parameters.index_mask & mask;
+    // Linear probing; the table has at least twice the level's slots, so it never fills.
+    for (var probes = 0u; probes <= mask; probes++) {
+        let claimed = atomicCompareExchangeWeak(&merge_table[entry], 0u, slot + 1u);
+        if claimed.exchanged {
+            return;
+        }
+        if claimed.old_value == 0u {
+            // A spurious failure of the weak exchange: try the same entry again.
+            probes -= 1u;
+            continue;
+        }
+        let other = claimed.old_value - 1u;
+        if perft_record_equal(other, slot) {
+            slot_state[slot] = other;
+            return;
+        }
+        entry = (entry + 1u) & mask;
+    }
+}
+
+// One invocation a slot of a level whose subtrees are all counted: the
+// slot's count (its alias's, for an alias) goes to its parent's, and a
+// count made here is stored in the transposition table.
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn reduce_level(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var parent = NO_ROOT;
+    var value = vec2<u32>(0u, 0u);
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        let state = slot_state[slot];
+        value = subtree_count(select(slot, state, state < SLOT_RESOLVED));
+        if state == SLOT_LIVE {
+            table_store(perft_record_key(slot), parameters.remaining, value);
+        }
+        parent = root_of[slot];
+    }
+    accumulate_by_parent(local, parent, value);
 }

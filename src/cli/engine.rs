@@ -6,6 +6,7 @@ use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::transposition::physical_mebibytes;
 use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::perft::default_table_bytes;
 use gpu_movegen::{Move, Position, perft};
 
 use super::common::{Backend, CliError, Progress, ShaderArgs, open_backend};
@@ -31,11 +32,12 @@ pub struct CountingArgs {
 /// The transposition table's size.
 #[derive(clap::Args, Clone, Copy)]
 pub struct HashArgs {
-    /// Transposition table for the CPU backend, in MiB; 0 turns transpositions
-    /// off on every backend (the GPU backend merges equal positions of each
-    /// stored level otherwise). Default: what the depth needs (16 MiB up to
-    /// depth 5, 64 MiB at depth 6, three times more a ply beyond), at most an
-    /// eighth of physical memory and 4096 MiB.
+    /// Transposition table of whichever backend counts, in MiB (on the GPU
+    /// in GPU memory, within --gpu-memory); 0 turns tables and merging off on
+    /// every backend. Default: what the depth needs (16 MiB up to depth 5,
+    /// 64 MiB at depth 6, three times more a ply beyond), at most an eighth
+    /// of physical memory and 4096 MiB on the CPU, and on the GPU at most
+    /// one storage binding of the device, 2 GiB and a quarter of --gpu-memory.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     pub mebibytes: Option<u64>,
 }
@@ -69,14 +71,25 @@ impl Engine {
             let context = GpuContext::new()?;
             let variant = shaders.variant(&context)?;
             let description = format!("{}, {}", context.adapter_description(), variant.name());
+            let memory_limit = shaders.memory_limit();
+            let table_bytes = match hash.mebibytes {
+                Some(mebibytes) => mebibytes << 20,
+                None => default_table_bytes(&context, memory_limit, Some(depth)),
+            };
             let options = PerftOptions {
                 variant,
-                memory_limit: shaders.memory_limit(),
+                memory_limit,
                 merge_transpositions: hash.mebibytes != Some(0),
                 leaf_statistics: statistics,
+                table_bytes: Some(table_bytes),
                 ..Default::default()
             };
-            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(&context, options)?), description))
+            let engine = GpuPerft::with_options(&context, options)?;
+            let description = match engine.transposition_table_bytes() {
+                0 => description,
+                bytes => format!("{description}, {} MiB transposition table", bytes >> 20),
+            };
+            Ok(Engine::Gpu(Box::new(engine), description))
         };
         let cpu = || -> Result<Engine, CliError> {
             let mut builder = CpuPerft::builder().statistics(statistics);

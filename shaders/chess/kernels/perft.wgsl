@@ -7,7 +7,7 @@
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
 // One invocation per arena position, POSITION_WORKGROUP per workgroup on
 // the engine's two-dimensional grid: `expand` writes every child, in the
-// order of the move walk, tagged with the position's root and multiplicity;
+// order of the move walk, tagged as perft_tag_child says;
 // `count_leaves_fused` does the last two plies at once, playing each move and
 // adding the child's move count, so the deepest level is never stored. The
 // engine module brings `count_moves` (stored counts or last-ply totals) and
@@ -38,6 +38,18 @@ fn perft_record_hash(slot: u32) -> u32 {
         hash = (hash ^ (hash >> 13u) ^ bitboard_high(record.planes[plane])) * 0xc2b2ae35u;
     }
     return hash ^ (hash >> 16u);
+}
+
+// The 128-bit key of the transposition table (perft_engine.wgsl), from the
+// same words.
+fn perft_record_key(slot: u32) -> vec4<u32> {
+    let record = arena[slot];
+    var key = perft_key_add(perft_key_begin(), record.state);
+    for (var plane = 0u; plane < 4u; plane++) {
+        key = perft_key_add(key, bitboard_low(record.planes[plane]));
+        key = perft_key_add(key, bitboard_high(record.planes[plane]));
+    }
+    return perft_key_finish(key);
 }
 
 fn perft_record_equal(first: u32, second: u32) -> bool {
@@ -92,13 +104,12 @@ fn count_leaves_fused(
     @builtin(local_invocation_index) local: u32,
 ) {
     let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var weighted = vec2<u32>(0u, 0u);
-    if index < parameters.count && !perft_merged(parameters.start + index) {
+    var leaf = NO_ROOT;
+    var value = 0u;
+    if index < parameters.count && perft_live(parameters.start + index) {
         let slot = parameters.start + index;
         let board = arena_position(slot);
-        root = root_of[slot];
-        var value = 0u;
+        leaf = slot;
         var walk = move_walk_begin(board);
         loop {
             let step = move_walk_next(board, &walk);
@@ -107,7 +118,6 @@ fn count_leaves_fused(
             }
             value += legal_move_count(play_step(board, step));
         }
-        weighted = perft_weight(slot, value);
     }
-    accumulate_by_root(local, root, weighted);
+    perft_leaf_result(local, leaf, value);
 }

@@ -27,7 +27,7 @@ fn count_leaf_statistics(
     var slot = 0u;
     // Per position at most MAX_LEGAL_MOVES leaves, so u32 holds each column.
     var columns: array<u32, STATISTICS_COLUMNS>;
-    if index < parameters.count && !perft_merged(parameters.start + index) {
+    if index < parameters.count && perft_live(parameters.start + index) {
         slot = parameters.start + index;
         let board = arena_position(slot);
         root = root_of[slot];

@@ -39,6 +39,18 @@ fn perft_record_hash(slot: u32) -> u32 {
     return hash ^ (hash >> 16u);
 }
 
+// The 128-bit key of the transposition table (perft_engine.wgsl), from the
+// same words.
+fn perft_record_key(slot: u32) -> vec4<u32> {
+    let record = arena[slot];
+    var key = perft_key_add(perft_key_begin(), record.ko ^ (record.to_move << 16u));
+    for (var word = 0u; word < GO_WORDS; word++) {
+        key = perft_key_add(key, record.black[word]);
+        key = perft_key_add(key, record.white[word]);
+    }
+    return perft_key_finish(key);
+}
+
 fn perft_record_equal(first: u32, second: u32) -> bool {
     let a = arena[first];
     let b = arena[second];
@@ -90,15 +102,14 @@ fn count_leaves_fused(
     @builtin(local_invocation_index) local: u32,
 ) {
     let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var weighted = vec2<u32>(0u, 0u);
-    if index < parameters.count && !perft_merged(parameters.start + index) {
+    var leaf = NO_ROOT;
+    var value = 0u;
+    if index < parameters.count && perft_live(parameters.start + index) {
         let slot = parameters.start + index;
         let position = arena_position(slot);
-        root = root_of[slot];
+        leaf = slot;
         let color = position.to_move;
         var legal = go_legal(position, color);
-        var value = 0u;
         while !go_is_empty(legal) {
             let bit = go_first(legal);
             legal = go_and_not(legal, go_from_bit(bit));
@@ -106,7 +117,6 @@ fn count_leaves_fused(
             go_play(&child, color, bit);
             value += go_count(go_legal(child, child.to_move));
         }
-        weighted = perft_weight(slot, value);
     }
-    accumulate_by_root(local, root, weighted);
+    perft_leaf_result(local, leaf, value);
 }

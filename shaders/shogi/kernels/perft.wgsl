@@ -102,6 +102,22 @@ fn perft_record_hash(slot: u32) -> u32 {
     return hash ^ (hash >> 16u);
 }
 
+// The 128-bit key of the transposition table (perft_engine.wgsl), from the
+// same words.
+fn perft_record_key(slot: u32) -> vec4<u32> {
+    var key = perft_key_add(perft_key_begin(), arena[slot].state);
+    key = perft_key_add(key, arena[slot].hands.x);
+    key = perft_key_add(key, arena[slot].hands.y);
+    for (var plane = 0u; plane < 5u; plane++) {
+        let words = arena[slot].planes[plane];
+        key = perft_key_add(key, words.x);
+        key = perft_key_add(key, words.y);
+        key = perft_key_add(key, words.z);
+        key = perft_key_add(key, words.w);
+    }
+    return perft_key_finish(key);
+}
+
 fn perft_record_equal(first: u32, second: u32) -> bool {
     let a = arena[first];
     let b = arena[second];
@@ -152,18 +168,16 @@ fn count_leaves_fused(
     @builtin(local_invocation_index) local: u32,
 ) {
     let index = grid_index(workgroup, groups, local);
-    var root = NO_ROOT;
-    var weighted = vec2<u32>(0u, 0u);
-    if index < parameters.count && !perft_merged(parameters.start + index) {
+    var leaf = NO_ROOT;
+    if index < parameters.count && perft_live(parameters.start + index) {
         let slot = parameters.start + index;
         let position = arena_position(slot);
-        root = root_of[slot];
+        leaf = slot;
         emit_counting = true;
         emit_count = 0u;
         if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
             for_each_child(position);
         }
-        weighted = perft_weight(slot, emit_count);
     }
-    accumulate_by_root(local, root, weighted);
+    perft_leaf_result(local, leaf, emit_count);
 }

@@ -30,6 +30,10 @@ impl PerftGame for Chess {
         PackedPosition::from(position)
     }
 
+    fn children(position: &Position) -> Vec<Position> {
+        position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
+    }
+
     fn perft_shader(variant: ShaderVariant) -> Result<ComposedShader, GpuError> {
         reflect(shaders::compose_variant("perft", variant, &[])?)
     }

@@ -23,14 +23,17 @@ const PERFT_POSITIONS: [(&str, u32); 6] = [
     ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 3),
 ];
 
-/// Perft of [`PERFT_POSITIONS`] with fused and stored leaves, merging on and off.
+/// Perft of [`PERFT_POSITIONS`] with fused and stored leaves, with a
+/// transposition table (and merging) and without either.
 pub fn perft_check(variant: ShaderVariant) -> Check {
-    Check::new(format!("chess perft ({}; fused and stored leaves, merged and not)", variant.name()), move |context| {
+    Check::new(format!("chess perft ({}; fused and stored leaves, tables and not)", variant.name()), move |context| {
         let roots: Vec<Position> =
             PERFT_POSITIONS.iter().map(|(fen, _)| Position::from_fen(fen).expect("a valid check FEN")).collect();
         for fused_leaves in [true, false] {
             for merge_transpositions in [true, false] {
-                let options = PerftOptions { variant, fused_leaves, merge_transpositions, ..Default::default() };
+                let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
+                let options =
+                    PerftOptions { variant, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
                 let mut engine = GpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
                 for (root, &(fen, depth)) in roots.iter().zip(&PERFT_POSITIONS) {
                     let gpu =
@@ -39,7 +42,7 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
                     if gpu != [cpu] {
                         return Err(format!(
                             "perft({depth}) of {fen} is {gpu:?} on the GPU, {cpu} on the CPU (fused leaves \
-                             {fused_leaves}, merging {merge_transpositions})"
+                             {fused_leaves}, tables and merging {merge_transpositions})"
                         ));
                     }
                 }

@@ -38,6 +38,19 @@ impl PerftGame for GoGame {
         PackedGoPosition::pack(position)
     }
 
+    fn children(position: &Position) -> Vec<Position> {
+        let color = position.to_move();
+        position
+            .legal_points(color)
+            .into_iter()
+            .map(|point| {
+                let mut child = *position;
+                child.play_move(crate::go::Move { color, point: Some(point) }).expect("a legal point");
+                child
+            })
+            .collect()
+    }
+
     fn perft_shader(size: BoardSize) -> Result<ComposedShader, GpuError> {
         check_size(size)?;
         reflect(shaders::compose("go_perft", size.0, &[])?)

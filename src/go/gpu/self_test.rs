@@ -1,5 +1,5 @@
 //! The Go kernels' known-answer checks for the GPU self-test
-//! (`crate::gpu::self_test`): perft, merged and not, and playouts, against
+//! (`crate::gpu::self_test`): perft, with tables and without, and playouts, against
 //! their CPU twins, on the board size the kernels are built for.
 
 use super::perft::{BoardSize, GoGpuPerft, GoPerftOptions};
@@ -21,17 +21,19 @@ fn positions(size: u32) -> Result<Vec<Position>, String> {
 
 /// Perft to depth 2 of the empty board and three played positions of `size`.
 pub fn perft_check(size: BoardSize) -> Check {
-    Check::new(format!("Go perft ({0}x{0}; fused and stored leaves, merged and not)", size.0), move |context| {
+    Check::new(format!("Go perft ({0}x{0}; fused and stored leaves, tables and not)", size.0), move |context| {
         let roots = positions(size.0)?;
         let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
-        // Both leaf shapes, and merging on and off, in two engines.
+        // Both leaf shapes, and a table with merging and neither, in two engines.
         for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
-            let options = GoPerftOptions { variant: size, fused_leaves, merge_transpositions, ..Default::default() };
+            let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
+            let options =
+                GoPerftOptions { variant: size, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
             let mut engine = GoGpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
             let counts = engine.perft(&roots, 2, &mut |_| {}).map_err(|error| error.to_string())?;
             if counts != expected {
                 return Err(format!(
-                    "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (fused leaves {fused_leaves}, merging {merge_transpositions})",
+                    "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (fused leaves {fused_leaves}, tables and merging {merge_transpositions})",
                     roots.len()
                 ));
             }

@@ -2,6 +2,7 @@
 //! and the level-by-level loop that expands, merges, counts and reads back.
 
 use super::plan::{MemoryPlan, reserve, scan_words};
+use super::table::{TABLE_BUCKET_BYTES, table_buckets};
 use super::*;
 
 /// Why a root group stopped before its end.
@@ -10,6 +11,8 @@ enum Interrupt {
     Gpu(GpuError),
     /// A position had more children than the room the group kept for it.
     TooManyChildren { children: u32 },
+    /// A count passed 2^64 (FAULT_COUNT_OVERFLOW alone).
+    CountOverflow,
 }
 
 impl From<GpuError> for Interrupt {
@@ -30,6 +33,8 @@ pub struct PerftEngine<G: PerftGame> {
     totals: wgpu::Buffer,
     multiplicity: wgpu::Buffer,
     merge_table: wgpu::Buffer,
+    slot_state: wgpu::Buffer,
+    transpositions: wgpu::Buffer,
     staging: Staging,
     bind_group: wgpu::BindGroup,
     plan: MemoryPlan,
@@ -40,6 +45,9 @@ pub struct PerftEngine<G: PerftGame> {
     /// Totals per root in the run under way: 1 for plain counts,
     /// `G::STATISTICS_COLUMNS` for [`Self::perft_statistics`].
     columns: u32,
+    /// Whether the run under way keeps subtree counts and the table
+    /// (plain counts on an engine with a table).
+    tables: bool,
 }
 
 /// Dispatches recorded but not yet submitted, with their parameters: each
@@ -68,7 +76,9 @@ impl<G: PerftGame> PerftEngine<G> {
         let limits = device.limits();
         // The tables are built once: their length sizes the plan, their words fill the buffer.
         let table_words = G::table_words(options.variant);
-        let plan = MemoryPlan::new::<G>(&limits, &options, table_words.len() as u64 * 4)?;
+        let asked = options.table_bytes.unwrap_or_else(|| default_table_bytes(context, options.memory_limit, None));
+        let transposition_bytes = table_buckets(asked) * TABLE_BUCKET_BYTES;
+        let plan = MemoryPlan::new::<G>(&limits, &options, table_words.len() as u64 * 4, transposition_bytes)?;
         G::check_device(device, options.variant)?;
         if options.leaf_statistics && G::STATISTICS_COLUMNS == 0 {
             return Err(GpuError::Internal(format!("{} has no statistics kernel", std::any::type_name::<G>())));
@@ -94,7 +104,8 @@ impl<G: PerftGame> PerftEngine<G> {
                 Some(kernels) => std::sync::Arc::clone(kernels),
                 None => std::sync::Arc::new(shader.build_kernels(device, "perft", options.runtime_checks, true)),
             };
-            let stride = (size_of::<PerftParameters>() as u32).max(limits.min_uniform_buffer_offset_alignment);
+            let stride =
+                (size_of::<PerftParameters>() as u32).next_multiple_of(limits.min_uniform_buffer_offset_alignment);
             let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
             let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
             let roots = buffer(device, "perft roots", capacity * 4, Usage::STORAGE | Usage::COPY_DST);
@@ -113,9 +124,15 @@ impl<G: PerftGame> PerftEngine<G> {
                 Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
             );
             let staging = Staging::new(device, plan.staging_bytes);
-            let multiplicity = buffer(device, "perft multiplicity", capacity * 8, Usage::STORAGE | Usage::COPY_DST);
+            let multiplicity =
+                buffer(device, "perft multiplicity", capacity * 8, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
             let merge_table =
                 buffer(device, "perft merge table", plan.merge_slots() * 4, Usage::STORAGE | Usage::COPY_DST);
+            let slot_state =
+                buffer(device, "perft slot state", plan.state_words() * 4, Usage::STORAGE | Usage::COPY_SRC);
+            // Buffers start zeroed: an empty table.
+            let transpositions =
+                buffer(device, "perft transpositions", plan.table_buffer_bytes(), Usage::STORAGE | Usage::COPY_DST);
             let storage = [
                 (0, &tables),
                 (1, &arena),
@@ -125,6 +142,8 @@ impl<G: PerftGame> PerftEngine<G> {
                 (6, &status),
                 (8, &multiplicity),
                 (9, &merge_table),
+                (10, &slot_state),
+                (11, &transpositions),
             ];
             let mut entries: Vec<wgpu::BindGroupEntry> = storage
                 .iter()
@@ -155,6 +174,8 @@ impl<G: PerftGame> PerftEngine<G> {
                 totals,
                 multiplicity,
                 merge_table,
+                slot_state,
+                transpositions,
                 staging,
                 bind_group,
                 plan,
@@ -168,6 +189,7 @@ impl<G: PerftGame> PerftEngine<G> {
                     stride,
                 },
                 columns: 1,
+                tables: false,
             }
         })?;
         if cached.is_none() {
@@ -189,6 +211,22 @@ impl<G: PerftGame> PerftEngine<G> {
     /// What the engine has done so far.
     pub fn statistics(&self) -> PerftStatistics {
         self.statistics
+    }
+
+    /// Bytes of the transposition table in GPU memory; 0 without one.
+    pub fn transposition_table_bytes(&self) -> u64 {
+        self.plan.transposition_bytes
+    }
+
+    /// Empties the transposition table: later counts start from nothing.
+    pub fn clear_table(&mut self) -> Result<(), GpuError> {
+        self.flush();
+        let context = self.context.clone();
+        context.scoped(|| {
+            let mut encoder = context.device.create_command_encoder(&Default::default());
+            encoder.clear_buffer(&self.transpositions, 0, None);
+            context.queue.submit([encoder.finish()]);
+        })
     }
 
     /// Plies counted without storing their positions: statistics are
@@ -215,7 +253,37 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, GpuError> {
-        self.count(roots, depth, 1, progress)
+        self.count(roots, depth, 1, progress)?.ok_or_else(|| {
+            GpuError::ShaderFault(format!(
+                "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
+            ))
+        })
+    }
+
+    /// Perft of each root to `depth` in 128 bits: a group whose count
+    /// passes 2^64 is counted again one ply down, by each root's children
+    /// (`G::children`), and added up on the host.
+    pub fn perft_wide(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u128>, GpuError> {
+        if let Some(totals) = self.count(roots, depth, 1, progress)? {
+            return Ok(totals.into_iter().map(u128::from).collect());
+        }
+        self.statistics.widened_groups += 1;
+        let mut totals = Vec::with_capacity(roots.len());
+        let mut done = 0u128;
+        for root in roots {
+            let children = G::children(root);
+            let mut report = |nodes: u64| progress(u64::try_from(done + u128::from(nodes)).unwrap_or(u64::MAX));
+            let counts = self.perft_wide(&children, depth - 1, &mut report)?;
+            let total: u128 = counts.iter().sum();
+            done += total;
+            totals.push(total);
+        }
+        Ok(totals)
     }
 
     /// The statistics columns of each root's leaves `depth` plies below it,
@@ -236,22 +304,27 @@ impl<G: PerftGame> PerftEngine<G> {
             let root_alone: Vec<u64> = (0..columns).map(|column| u64::from(column == 0)).collect();
             return Ok(vec![root_alone; roots.len()]);
         }
-        let flat = self.count(roots, depth, G::STATISTICS_COLUMNS, progress)?;
+        let flat = self
+            .count(roots, depth, G::STATISTICS_COLUMNS, progress)?
+            .ok_or_else(|| GpuError::ShaderFault(format!("a statistics column of perft({depth}) passes 2^64")))?;
         Ok(flat.chunks_exact(columns).map(<[u64]>::to_vec).collect())
     }
 
-    /// Counts with `columns` totals a root (see [`Self::columns`]).
+    /// Counts with `columns` totals a root (see [`Self::columns`]); `None`
+    /// when a count passed 2^64 (the table is then cleared, since counts
+    /// stored on the way may have wrapped).
     fn count(
         &mut self,
         roots: &[G::Position],
         depth: u32,
         columns: u32,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<u64>, GpuError> {
+    ) -> Result<Option<Vec<u64>>, GpuError> {
         if depth == 0 {
-            return Ok(vec![1; roots.len()]);
+            return Ok(Some(vec![1; roots.len() * columns as usize]));
         }
         self.columns = columns;
+        self.tables = self.plan.transposition_bytes > 0 && columns == 1;
         let bound = self.first_bound();
         if !self.fits(depth, bound) {
             return Err(GpuError::Limits(format!(
@@ -262,7 +335,15 @@ impl<G: PerftGame> PerftEngine<G> {
             )));
         }
         let context = self.context.clone();
-        context.scoped(|| self.run(roots, depth, progress))?
+        match context.scoped(|| self.run(roots, depth, progress))? {
+            Ok(totals) => Ok(Some(totals)),
+            Err(Interrupt::CountOverflow) => {
+                self.clear_table()?;
+                Ok(None)
+            }
+            Err(Interrupt::Gpu(error)) => Err(error),
+            Err(Interrupt::TooManyChildren { .. }) => unreachable!("run restarts such groups"),
+        }
     }
 
     /// How many roots to count together at `depth` with `bound`.
@@ -276,7 +357,7 @@ impl<G: PerftGame> PerftEngine<G> {
         (size as usize).min((self.plan.totals_capacity / self.columns).max(1) as usize)
     }
 
-    fn run(&mut self, roots: &[G::Position], depth: u32, progress: &mut dyn FnMut(u64)) -> Result<Vec<u64>, GpuError> {
+    fn run(&mut self, roots: &[G::Position], depth: u32, progress: &mut dyn FnMut(u64)) -> Result<Vec<u64>, Interrupt> {
         self.context.queue.write_buffer(&self.status, 0, bytemuck::bytes_of(&0u32));
         let columns = self.columns as usize;
         let mut totals = Vec::with_capacity(roots.len() * columns);
@@ -289,26 +370,26 @@ impl<G: PerftGame> PerftEngine<G> {
                 let mut report = |nodes: u64| progress(counted_before + nodes);
                 match self.count_group(group, depth, bound, &mut report) {
                     Ok(group_totals) => break group_totals,
-                    Err(Interrupt::Gpu(error)) => return Err(error),
                     Err(Interrupt::TooManyChildren { children }) => {
                         // The game's proven bound always fits; more is a broken promise.
                         if bound >= G::MAX_LEGAL_MOVES {
-                            return Err(GpuError::ShaderFault(format!(
+                            return Err(Interrupt::Gpu(GpuError::ShaderFault(format!(
                                 "a position has {children} legal moves, more than the proven bound {}",
                                 G::MAX_LEGAL_MOVES
-                            )));
+                            ))));
                         }
                         self.statistics.restarted_groups += 1;
                         bound = children.max(bound.saturating_mul(2)).min(G::MAX_LEGAL_MOVES);
                         if !self.fits(depth, bound) {
-                            return Err(GpuError::Limits(format!(
+                            return Err(Interrupt::Gpu(GpuError::Limits(format!(
                                 "a position with {children} legal moves needs an arena of at least {} positions \
                                  for perft to depth {depth}; this one holds {} (allow more GPU memory)",
                                 reserve(depth, bound, self.leaf_plies()) + 1,
                                 self.plan.capacity
-                            )));
+                            ))));
                         }
                     }
+                    Err(interrupt) => return Err(interrupt),
                 }
             };
             self.statistics.root_groups += 1;
@@ -337,10 +418,13 @@ impl<G: PerftGame> PerftEngine<G> {
         let queue = &self.context.queue;
         let variant = self.options.variant;
         let records: Vec<G::Record> = group.iter().map(|position| G::pack(variant, position)).collect();
+        queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
+        if self.tables {
+            return self.count_group_with_tables(group.len() as u32, depth, bound, progress);
+        }
         let root_indices: Vec<u32> = (0..group.len() as u32).collect();
         let counters = group.len() * self.columns as usize;
         queue.write_buffer(&self.totals, 0, &vec![0u8; counters * 8]);
-        queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
         queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&root_indices));
         // Each root is reached once.
         let ones: Vec<u32> = (0..group.len()).flat_map(|_| [1, 0]).collect();
@@ -349,6 +433,45 @@ impl<G: PerftGame> PerftEngine<G> {
         self.process(0, group.len() as u32, depth, bound, &mut counted)?;
         let totals = self.read_totals_and_status(counters)?;
         (counted.progress)(self.nodes_of(&totals));
+        Ok(totals)
+    }
+
+    /// [`Self::count_group`] with tables: the roots (in arena slots
+    /// `0..roots`) are probed and merged like any level, counted, reduced
+    /// into the table, and each root's count read from its slot (or its
+    /// alias's). Progress counts leaves on the GPU in `totals[0]`.
+    fn count_group_with_tables(
+        &mut self,
+        roots: u32,
+        depth: u32,
+        bound: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, Interrupt> {
+        let queue = &self.context.queue;
+        queue.write_buffer(&self.totals, 0, &[0u8; 8]);
+        queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&vec![u32::MAX; roots as usize]));
+        self.dedupe(0, roots, depth);
+        let mut counted = Counted { counters: 1, progress, last_report: std::time::Instant::now() };
+        self.process(0, roots, depth, bound, &mut counted)?;
+        self.reduce(0, roots, depth);
+        self.flush();
+        let size = u64::from(roots);
+        let words: Vec<u32> = self.staging.read_ranges(
+            &self.context,
+            &[(&self.multiplicity, 0, size * 8), (&self.slot_state, 0, size * 4), (&self.status, 0, 4)],
+        )?;
+        self.fault_error(words[roots as usize * 3])?;
+        let (counts, states) = words.split_at(roots as usize * 2);
+        let count_of = |slot: usize| u64::from(counts[2 * slot]) | u64::from(counts[2 * slot + 1]) << 32;
+        let totals: Vec<u64> = (0..roots as usize)
+            .map(|slot| {
+                let state = states[slot];
+                // An alias points at an equal root of the group.
+                if (state as usize) < roots as usize { count_of(state as usize) } else { count_of(slot) }
+            })
+            .collect();
+        self.statistics.leaves_counted += self.read_totals(1)?[0];
+        (counted.progress)(totals.iter().sum());
         Ok(totals)
     }
 
@@ -414,8 +537,9 @@ impl<G: PerftGame> PerftEngine<G> {
             let total = self.read_total_and_status(total_slot)?;
             if total <= budget {
                 self.expand(part_start, part, level_end, 0);
-                self.merge(level_end, total);
+                self.settle(level_end, total, remaining - 1);
                 self.process(level_end, total, remaining - 1, bound, counted)?;
+                self.reduce(level_end, total, remaining - 1);
             } else {
                 // The children do not fit at once: split the parents where they do.
                 self.statistics.split_levels += 1;
@@ -434,9 +558,11 @@ impl<G: PerftGame> PerftEngine<G> {
                     while last < offsets.len() && end_of(last + 1) - base <= budget {
                         last += 1;
                     }
+                    let children = end_of(last) - base;
                     self.expand(part_start + first as u32, (last - first) as u32, level_end, base);
-                    self.merge(level_end, end_of(last) - base);
-                    self.process(level_end, end_of(last) - base, remaining - 1, bound, counted)?;
+                    self.settle(level_end, children, remaining - 1);
+                    self.process(level_end, children, remaining - 1, bound, counted)?;
+                    self.reduce(level_end, children, remaining - 1);
                     first = last;
                 }
             }
@@ -450,22 +576,63 @@ impl<G: PerftGame> PerftEngine<G> {
         self.dispatch("expand", parameters, count);
     }
 
-    /// Merges the equal positions among arena slots `start..start + count`
-    /// (a level just written): a cleared hash table of at least twice their
-    /// number, then one invocation a slot.
-    fn merge(&mut self, start: u32, count: u32) {
-        if !self.options.merge_transpositions || count < 2 {
-            return;
+    /// Settles a level just written at arena slots `start..start + count`,
+    /// with `remaining` plies below it: with tables, [`Self::dedupe`];
+    /// otherwise [`Self::merge`].
+    fn settle(&mut self, start: u32, count: u32, remaining: u32) {
+        if self.tables {
+            self.dedupe(start, count, remaining);
+        } else {
+            self.merge(start, count);
         }
+    }
+
+    /// A cleared merge table of at least twice `count` entries (a power of
+    /// two), recorded in the batch; its size.
+    fn clear_merge_table(&mut self, count: u32) -> u32 {
         let slots = (u64::from(count).next_power_of_two() * 2).min(self.plan.merge_slots());
         let device = &self.context.device;
         let encoder = self.batch.encoder.get_or_insert_with(|| {
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
         });
         encoder.clear_buffer(&self.merge_table, 0, Some(slots * 4));
-        let parameters = PerftParameters { start, count, merge_slots: slots as u32, ..Default::default() };
+        slots as u32
+    }
+
+    /// Merges the equal positions among arena slots `start..start + count`
+    /// (a level just written) under the same root: a cleared hash table,
+    /// then one invocation a slot.
+    fn merge(&mut self, start: u32, count: u32) {
+        if !self.options.merge_transpositions || count < 2 {
+            return;
+        }
+        let merge_slots = self.clear_merge_table(count);
+        let parameters = PerftParameters { start, count, merge_slots, ..Default::default() };
         self.dispatch("merge_duplicates", parameters, count);
         self.statistics.merged_levels += 1;
+    }
+
+    /// With tables: probes every slot of a level in the table and merges
+    /// the rest with equal positions of the level under any root
+    /// (`dedupe_level`).
+    fn dedupe(&mut self, start: u32, count: u32, remaining: u32) {
+        if count == 0 {
+            return;
+        }
+        let merge_slots = if self.options.merge_transpositions { self.clear_merge_table(count) } else { 0 };
+        let parameters = PerftParameters { start, count, merge_slots, remaining, ..Default::default() };
+        self.dispatch("dedupe_level", parameters, count);
+        self.statistics.probed_levels += 1;
+    }
+
+    /// With tables: adds the counted subtrees of a level to their parents'
+    /// and stores them in the table (`reduce_level`).
+    fn reduce(&mut self, start: u32, count: u32, remaining: u32) {
+        if !self.tables || count == 0 {
+            return;
+        }
+        let parameters = PerftParameters { start, count, remaining, ..Default::default() };
+        self.dispatch("reduce_level", parameters, count);
     }
 
     /// Exclusive prefix sum of scan words `data_start..data_start + count` in
@@ -484,7 +651,11 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Records one dispatch of `invocations` invocations with its own
     /// parameters; it is submitted with the rest of its batch by [`Self::flush`].
-    fn dispatch(&mut self, entry_point: &str, parameters: PerftParameters, invocations: u32) {
+    fn dispatch(&mut self, entry_point: &str, mut parameters: PerftParameters, invocations: u32) {
+        parameters.tables = u32::from(self.tables);
+        parameters.table_mask = (table_buckets(self.plan.transposition_bytes).max(1) - 1) as u32;
+        parameters.index_mask =
+            if self.options.index_bits >= 32 { u32::MAX } else { (1 << self.options.index_bits) - 1 };
         if self.batch.used == PARAMETER_SLOTS {
             self.flush();
         }
@@ -520,7 +691,7 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Reads a level's child total and the fault flags in one round trip;
     /// a fault is an error at once, before its counts are used.
-    fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, GpuError> {
+    fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, Interrupt> {
         self.flush();
         let words: Vec<u32> = self
             .staging
@@ -537,7 +708,7 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// A group's totals and the fault flags in one round trip; a fault is
     /// an error before any total is used.
-    fn read_totals_and_status(&mut self, counters: usize) -> Result<Vec<u64>, GpuError> {
+    fn read_totals_and_status(&mut self, counters: usize) -> Result<Vec<u64>, Interrupt> {
         self.flush();
         let size = counters as u64 * 8;
         let words: Vec<u32> =
@@ -547,9 +718,12 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// The error for a nonzero fault word of the kernels.
-    fn fault_error(&self, flags: u32) -> Result<(), GpuError> {
+    fn fault_error(&self, flags: u32) -> Result<(), Interrupt> {
         if flags == 0 {
             return Ok(());
+        }
+        if flags == FAULT_COUNT_OVERFLOW {
+            return Err(Interrupt::CountOverflow);
         }
         let mut reasons = Vec::new();
         if flags & FAULT_INVALID_POSITION != 0 {
@@ -558,10 +732,13 @@ impl<G: PerftGame> PerftEngine<G> {
         if flags & FAULT_ARENA_OVERFLOW != 0 {
             reasons.push("children overflowed the arena");
         }
-        if flags & !(FAULT_INVALID_POSITION | FAULT_ARENA_OVERFLOW) != 0 {
+        if flags & FAULT_COUNT_OVERFLOW != 0 {
+            reasons.push("a count passed 2^64");
+        }
+        if flags & !(FAULT_INVALID_POSITION | FAULT_ARENA_OVERFLOW | FAULT_COUNT_OVERFLOW) != 0 {
             reasons.push("unknown fault bits");
         }
-        Err(GpuError::ShaderFault(format!("{} (flags {flags:#x})", reasons.join(", "))))
+        Err(Interrupt::Gpu(GpuError::ShaderFault(format!("{} (flags {flags:#x})", reasons.join(", ")))))
     }
 }
 

@@ -30,11 +30,35 @@
 //!
 //! Totals are 64-bit: the kernels add into pairs of 32-bit atomics with a
 //! carry, and the host adds the pairs as `u64`.
+//!
+//! # Transposition tables
+//!
+//! With a table (the default; `table_bytes`), a run keeps one subtree count
+//! per arena slot instead of totals per root, and each slot's parent. A level
+//! just written is probed first (`dedupe_level`): a position the table holds
+//! at the same remaining depth takes its count from there and is not
+//! expanded; the others are merged with equal positions of the level, under
+//! any root, by exact comparison. When a level's subtrees are all counted,
+//! `reduce_level` adds each slot's count (an alias: its position's) to its
+//! parent's and stores every count made there, the fused leaf levels'
+//! included, so the table outlives the level, the root group and the call.
+//!
+//! An entry is a 128-bit key (four independent 32-bit hash lanes of the
+//! position's words), the 64-bit count, the remaining depth and a check word
+//! over all of them, 32 bytes in atomic words; a bucket holds two, the first
+//! kept for the deepest subtree (replaced by one at least as deep), the
+//! second always replaced. Writers racing on an entry can mix its words;
+//! the check word then fails and it reads as a miss. A false hit needs two
+//! positions whose 128-bit keys agree. A subtree count past 2^64 raises a
+//! fault; the table is cleared and [`PerftEngine::perft_wide`] counts the
+//! roots' children apart and adds them in 128 bits.
 
 mod engine;
 mod plan;
+mod table;
 
 pub use engine::PerftEngine;
+pub use table::{TABLE_BUCKET_BYTES, default_table_bytes};
 
 use bytemuck::{Pod, Zeroable};
 
@@ -62,6 +86,9 @@ pub trait PerftGame {
 
     /// The record of a position, as the kernels of `variant` read it.
     fn pack(variant: Self::Variant, position: &Self::Position) -> Self::Record;
+    /// The positions one legal move (a point move, for Go) from `position`,
+    /// counted on the CPU: the host splits a root whose count passes 2^64 into these.
+    fn children(position: &Self::Position) -> Vec<Self::Position>;
     /// The perft module, composed: the engine's module
     /// (shaders/common/perft_engine.wgsl) and the game's four kernels.
     fn perft_shader(variant: Self::Variant) -> Result<ComposedShader, GpuError>;
@@ -131,6 +158,16 @@ pub struct PerftOptions<Variant> {
     /// Also build the game's statistics leaf kernel, for
     /// [`PerftEngine::perft_statistics`]; plain counts are unchanged either way.
     pub leaf_statistics: bool,
+    /// Bytes of the transposition table in GPU memory (`--hash`), which keeps
+    /// subtree counts between levels, root groups and calls (see
+    /// [`table`](self#transposition-tables)); `Some(0)` runs without one,
+    /// `None` sizes it by [`default_table_bytes`]. Rounded down to a power
+    /// of two buckets of [`TABLE_BUCKET_BYTES`].
+    pub table_bytes: Option<u64>,
+    /// The bits of a position's hash that choose its table bucket and its
+    /// merge entry: 32 in real use; tests keep a few so that collisions and
+    /// replacements happen all the time (keys stay 128 bits, so counts stay exact).
+    pub index_bits: u32,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -148,6 +185,8 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             merge_transpositions: true,
             fused_leaves: true,
             leaf_statistics: false,
+            table_bytes: None,
+            index_bits: 32,
             variant: Variant::default(),
         }
     }
@@ -157,6 +196,9 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
 /// larger move bound gets fewer (`u32::MAX / PerftGame::MAX_LEGAL_MOVES`), so
 /// the sums always stay within u32.
 pub const MAX_COUNTED_AT_ONCE: u32 = 1 << 23;
+/// The transposition table of the self-test's perft checks: small, so that
+/// checking a device allocates little.
+pub const SELF_TEST_TABLE_BYTES: u64 = 1 << 20;
 /// The most roots one group holds (their totals buffer is sized for this).
 pub const MAX_ROOT_GROUP: usize = 1 << 16;
 /// Invocations per workgroup of the per-position kernels.
@@ -167,6 +209,8 @@ pub const SCAN_BLOCK: u32 = 256;
 pub const FAULT_INVALID_POSITION: u32 = 1;
 /// A kernel would have written a child past the arena.
 pub const FAULT_ARENA_OVERFLOW: u32 = 2;
+/// A subtree count passed 2^64: the host counts the roots' children apart.
+pub const FAULT_COUNT_OVERFLOW: u32 = 4;
 /// The arena's default ceiling: 2^25 positions.
 const DEFAULT_ARENA_CEILING: u64 = 1 << 25;
 /// The staging buffer for readbacks; offsets are read in pieces of this size.
@@ -181,6 +225,7 @@ pub fn engine_constants() -> String {
         ("SCAN_BLOCK", SCAN_BLOCK),
         ("FAULT_INVALID_POSITION", FAULT_INVALID_POSITION),
         ("FAULT_ARENA_OVERFLOW", FAULT_ARENA_OVERFLOW),
+        ("FAULT_COUNT_OVERFLOW", FAULT_COUNT_OVERFLOW),
     ])
 }
 
@@ -195,11 +240,20 @@ pub struct PerftParameters {
     pub scan_start: u32,
     pub scan_sums: u32,
     pub merge_slots: u32,
-    /// `count_moves`: 1 adds the counts to the roots' totals, 0 stores them.
+    /// `count_moves`: 1 adds the counts to the roots' totals (with tables:
+    /// stores them as subtree counts), 0 stores them for the scan.
     pub leaves: u32,
+    /// 1 when the run keeps subtree counts per slot and a transposition table.
+    pub tables: u32,
+    /// `dedupe_level`, `reduce_level`: plies still to count below the level.
+    pub remaining: u32,
+    /// Buckets of the transposition table minus one.
+    pub table_mask: u32,
+    /// The hash bits that choose a bucket or merge entry.
+    pub index_mask: u32,
 }
 
-const _: () = assert!(size_of::<PerftParameters>() == 32);
+const _: () = assert!(size_of::<PerftParameters>() == 48);
 
 /// What the engine did since it was made: tests use it to show that a path
 /// was taken.
@@ -217,4 +271,11 @@ pub struct PerftStatistics {
     pub leaf_dispatches: u64,
     /// Levels whose equal positions were merged.
     pub merged_levels: u64,
+    /// Levels probed in the transposition table and merged, roots included.
+    pub probed_levels: u64,
+    /// Calls whose count passed 2^64 and were counted again by child.
+    pub widened_groups: u64,
+    /// With tables: leaves the leaf kernels counted (the rest came from the
+    /// table or from equal positions).
+    pub leaves_counted: u64,
 }

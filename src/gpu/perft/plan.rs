@@ -20,32 +20,62 @@ pub(super) struct MemoryPlan {
     pub(super) table_bytes: u64,
     pub(super) record_bytes: u64,
     pub(super) merge: bool,
+    /// Bytes of the transposition table; 0 without one.
+    pub(super) transposition_bytes: u64,
 }
 
 impl MemoryPlan {
     /// Bytes per arena slot: the record, its root tag, its scan word, a
     /// share of the scan's block sums (rounded up), at most one root total,
-    /// its multiplicity and (when merging) up to four bytes of merge table
-    /// twice over.
+    /// its multiplicity (or subtree count), its state with tables and (when
+    /// merging) up to four bytes of merge table twice over.
     pub(super) fn bytes_per_slot(&self) -> u64 {
-        self.record_bytes + 4 + 4 + 1 + 8 + 8 + if self.merge { 16 } else { 0 }
+        self.record_bytes + 4 + 4 + 1 + 8 + 8 + if self.merge { 16 } else { 0 } + self.state_bytes_per_slot()
+    }
+
+    fn state_bytes_per_slot(&self) -> u64 {
+        if self.transposition_bytes > 0 { 4 } else { 0 }
+    }
+
+    /// Whether equal positions of a level are merged: asked for, or implied by a table.
+    pub(super) fn merges(&self) -> bool {
+        self.merge || self.transposition_bytes > 0
     }
 
     /// Entries of the merge table: twice the arena, rounded up to a power of two.
     pub(super) fn merge_slots(&self) -> u64 {
-        if self.merge { u64::from(self.capacity).next_power_of_two() * 2 } else { 4 }
+        if self.merges() { u64::from(self.capacity).next_power_of_two() * 2 } else { 4 }
     }
 
+    /// Words of the slot state buffer (one a slot with tables, one otherwise).
+    pub(super) fn state_words(&self) -> u64 {
+        if self.transposition_bytes > 0 { u64::from(self.capacity) } else { 1 }
+    }
+
+    /// Bytes of the transposition table buffer (one bucket without a table).
+    pub(super) fn table_buffer_bytes(&self) -> u64 {
+        self.transposition_bytes.max(TABLE_BUCKET_BYTES)
+    }
+
+    /// `transposition_bytes` is the table asked for, already a power of two buckets.
     pub(super) fn new<G: PerftGame>(
         limits: &wgpu::Limits,
         options: &PerftOptions<G::Variant>,
         table_bytes: u64,
+        transposition_bytes: u64,
     ) -> Result<MemoryPlan, GpuError> {
         let record_bytes = size_of::<G::Record>() as u64;
         let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
         if binding < table_bytes {
             return Err(GpuError::Limits(format!(
                 "max_storage_buffer_binding_size is {binding} bytes; the tables need {table_bytes}"
+            )));
+        }
+        if binding < transposition_bytes {
+            return Err(GpuError::Limits(format!(
+                "a transposition table of {} MiB (--hash) is more than one storage binding of this device holds                  ({} MiB)",
+                transposition_bytes >> 20,
+                binding >> 20
             )));
         }
         let min_arena = 1 + u64::from(G::MAX_LEGAL_MOVES);
@@ -56,16 +86,22 @@ impl MemoryPlan {
             table_bytes,
             record_bytes,
             merge: options.merge_transpositions,
+            transposition_bytes,
         };
         let mut capacity = (binding / record_bytes).min(u64::from(u32::MAX) / 2);
         if let Some(limit) = options.memory_limit {
             plan.staging_bytes = (limit / 16).clamp(4096, STAGING_BYTES);
-            let fixed = table_bytes + plan.staging_bytes + FIXED_BYTES;
+            let fixed = table_bytes + plan.table_buffer_bytes() + plan.staging_bytes + FIXED_BYTES;
             let needed = fixed + min_arena * plan.bytes_per_slot();
             if limit < needed {
+                let table = if transposition_bytes > 0 {
+                    format!(" with a {} KiB transposition table (--hash)", transposition_bytes >> 10)
+                } else {
+                    String::new()
+                };
                 return Err(GpuError::Limits(format!(
-                    "a GPU memory limit of {limit} bytes is too small for {}: perft needs at least {needed} bytes \
-                     ({:.2} MiB)",
+                    "a GPU memory limit of {limit} bytes is too small for {}{table}: perft needs at least {needed} \
+                     bytes ({:.2} MiB)",
                     G::describe(options.variant),
                     needed as f64 / (1024.0 * 1024.0),
                 )));
@@ -91,6 +127,8 @@ impl MemoryPlan {
     pub(super) fn bytes(&self) -> u64 {
         let capacity = u64::from(self.capacity);
         self.table_bytes
+            + self.table_buffer_bytes()
+            + self.state_words() * 4
             + capacity * (self.record_bytes + 4 + 8)
             + self.merge_slots() * 4
             + scan_words(self.capacity) * 4

@@ -33,6 +33,10 @@ impl PerftGame for ShogiGame {
         PackedShogiPosition::pack(words, position)
     }
 
+    fn children(position: &Position) -> Vec<Position> {
+        position.legal_moves().into_iter().map(|mv| position.make_move(mv)).collect()
+    }
+
     fn perft_shader(words: BoardWords) -> Result<ComposedShader, GpuError> {
         reflect(shaders::compose_variant("shogi_perft", words, &[])?)
     }

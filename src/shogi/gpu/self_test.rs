@@ -19,13 +19,19 @@ const HANDS_SFEN: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4
 /// the fused kernel); with stored leaves, depth 2.
 pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
     let shape = if fused_leaves { "fused" } else { "stored" };
-    Check::new(format!("Shogi perft ({words:?}; {shape} leaves, merged and not)"), move |context| {
+    Check::new(format!("Shogi perft ({words:?}; {shape} leaves, tables and not)"), move |context| {
         let mut roots = vec![Position::start(), Position::from_sfen(HANDS_SFEN).expect("a valid check SFEN")];
         roots.extend(random_positions(4, 2026));
         let depths: &[u32] = if fused_leaves { &[1, 3] } else { &[2] };
         for merge_transpositions in [true, false] {
-            let options =
-                ShogiPerftOptions { variant: words, fused_leaves, merge_transpositions, ..Default::default() };
+            let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
+            let options = ShogiPerftOptions {
+                variant: words,
+                fused_leaves,
+                merge_transpositions,
+                table_bytes,
+                ..Default::default()
+            };
             let mut engine = ShogiGpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
             for &depth in depths {
                 let counts = engine.perft(&roots, depth, &mut |_| {}).map_err(|error| error.to_string())?;
@@ -33,7 +39,7 @@ pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
                     let expected = perft(root, depth);
                     if counts.get(index) != Some(&expected) {
                         return Err(format!(
-                            "perft({depth}) of {} is {:?} on the GPU, {expected} on the CPU ({shape} leaves, merging {merge_transpositions})",
+                            "perft({depth}) of {} is {:?} on the GPU, {expected} on the CPU ({shape} leaves, tables and merging {merge_transpositions})",
                             root.to_sfen(),
                             counts.get(index),
                         ));
