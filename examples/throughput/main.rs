@@ -69,14 +69,17 @@ struct Arguments {
 
 #[derive(Subcommand)]
 enum Section {
-    /// CPU perft with the transposition table against without, alternating rounds.
+    /// Perft with transposition tables against without, alternating rounds: the CPU and the GPU.
     Deep {
         /// Depth of the start-position perft.
         #[arg(long, default_value_t = 6)]
         depth: u32,
-        /// Transposition table size in MiB.
+        /// The CPU's transposition table in MiB.
         #[arg(long, default_value_t = 16)]
         hash: u64,
+        /// The GPU's table in MiB (default: as the command line sizes it for the depth).
+        #[arg(long)]
+        gpu_hash: Option<u64>,
         /// Timed rounds (the median is reported).
         #[arg(long, default_value_t = 5)]
         rounds: usize,
@@ -183,7 +186,9 @@ fn main() {
             let (adapter, rows) = compile_section();
             ("compile", adapter, rows)
         }
-        Section::Deep { depth, hash, rounds } => ("deep", None, deep_section(*depth, *hash, (*rounds).max(1))),
+        Section::Deep { depth, hash, gpu_hash, rounds } => {
+            ("deep", None, deep_section(*depth, *hash, *gpu_hash, (*rounds).max(1)))
+        }
         Section::Go { positions, playouts, gpu_playouts } => {
             let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));
             ("go", adapter, rows)

@@ -39,7 +39,10 @@ pub(crate) fn perft_section(
         }
     };
     let variant = adapter_variant(&context);
-    let mut gpu = GpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).expect("GPU perft");
+    // Without a transposition table: the rounds measure the kernels, not each other's stored counts
+    // (the deep section measures the tables).
+    let options = PerftOptions { variant, table_bytes: Some(0), ..Default::default() };
+    let mut gpu = GpuPerft::with_options(&context, options).expect("GPU perft");
     println!(
         "Perft, adapter: {}, shaders {}, arena {} positions, {rounds} alternating rounds, median time",
         context.adapter_description(),
@@ -49,7 +52,7 @@ pub(crate) fn perft_section(
     // Pipelines compile on first use; keep that out of the timings.
     gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
     let mut pairs = leaf_shapes.then(|| {
-        let options = PerftOptions { variant, fused_leaves: false, ..Default::default() };
+        let options = PerftOptions { variant, fused_leaves: false, table_bytes: Some(0), ..Default::default() };
         let mut engine = GpuPerft::with_options(&context, options).expect("GPU perft");
         engine.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
         engine

@@ -27,7 +27,7 @@ pub(crate) fn shogi_gpu_rows(depth: u32) {
         [BoardWords::Full, BoardWords::ThreeRanks]
             .into_iter()
             .map(|variant| {
-                let options = shogi::gpu::ShogiPerftOptions { variant, ..Default::default() };
+                let options = shogi::gpu::ShogiPerftOptions { variant, table_bytes: Some(0), ..Default::default() };
                 let mut gpu = shogi::gpu::ShogiGpuPerft::with_options(&context, options).expect("Shogi GPU perft");
                 gpu.perft(&[start], 2, &mut |_| {}).expect("warm-up");
                 (variant, gpu, Vec::new())
@@ -77,8 +77,10 @@ pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     // The GPU engine in the leaf shape the command line picks for the adapter.
     let context = GpuContext::new().ok();
     let mut gpu = context.as_ref().map(|context| {
+        // Without a table, as shunsai and our CPU engine count: rounds must not answer each other.
         let options = shogi::gpu::ShogiPerftOptions {
             fused_leaves: shogi::gpu::fused_leaves_suit(context),
+            table_bytes: Some(0),
             ..Default::default()
         };
         shogi::gpu::ShogiGpuPerft::with_options(context, options).expect("Shogi GPU perft")

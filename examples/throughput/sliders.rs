@@ -109,7 +109,8 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
             generator.generate(&positions, Kernel::PerPosition).expect("generation");
             let movegen_rate = batch as f64 / started.elapsed().as_secs_f64();
             let mut gpu =
-                GpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).expect("perft");
+                GpuPerft::with_options(&context, PerftOptions { variant, table_bytes: Some(0), ..Default::default() })
+                    .expect("perft");
             gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
             let (nodes, perft_seconds) =
                 seconds(|| gpu.perft(&[Position::start()], perft_depth, &mut |_| {}).expect("perft")[0]);

@@ -67,6 +67,8 @@ const NO_ROOT: u32 = 0xffffffffu;
 @group(0) @binding(10) var<storage, read_write> slot_state: array<u32>;
 // The transposition table: buckets of TABLE_BUCKET_WORDS words, two entries
 // of TABLE_ENTRY_WORDS (see table_probe).
+// Atomic words, since stores of one dispatch race each other (probes run in
+// other dispatches); a race that mixes an entry's words fails its check word.
 @group(0) @binding(11) var<storage, read_write> transpositions: array<atomic<u32>>;
 
 // slot_state: the slot is counted here (its children expanded or its leaves counted).
@@ -231,29 +233,42 @@ fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
     return slot;
 }
 
+// The slot a leaf kernel's invocation counts: the dispatch's slot, or
+// NO_ROOT past the dispatch or for a slot not counted here.
+fn leaf_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return NO_ROOT;
+    }
+    let slot = parameters.start + index;
+    return select(NO_ROOT, slot, perft_live(slot));
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn count_moves(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
-    var leaf = NO_ROOT;
-    var count = 0u;
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        let live = perft_live(slot);
-        count = select(0u, perft_move_count(slot), live);
-        if parameters.leaves == 0u {
-            scan_data[slot] = count;
-        } else if live {
-            leaf = slot;
-        }
-    }
     // The mode is uniform (a uniform buffer's word), so every invocation of
     // a workgroup reaches the barriers inside, or none does.
     if parameters.leaves != 0u {
+        let leaf = leaf_slot(workgroup, groups, local);
+        var count = 0u;
+        if leaf != NO_ROOT {
+            count = perft_move_count(leaf);
+        }
         perft_leaf_result(local, leaf, count);
+        return;
+    }
+    let index = grid_index(workgroup, groups, local);
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        var count = 0u;
+        if perft_live(slot) {
+            count = perft_move_count(slot);
+        }
+        scan_data[slot] = count;
     }
 }
 
@@ -305,8 +320,8 @@ fn merge_duplicates(
 // (low, high), the remaining depth and a check word mixing all seven. Two
 // writers of one entry in one dispatch can leave its words mixed; the check
 // then fails and the entry reads as a miss, never as a hit. A bucket holds
-// two entries: the first keeps the deepest subtree (replaced by one at
-// least as deep), the second is always replaced.
+// two entries: the first keeps the deepest subtree (replaced only by a
+// deeper one), the second takes every other store.
 
 // One murmur-style finishing mix of a 32-bit word.
 fn perft_mix(value: u32) -> u32 {
@@ -359,6 +374,7 @@ fn table_bucket(key: vec4<u32>, remaining: u32) -> u32 {
 // The subtree count stored for `key` at `remaining` plies, as (found, low, high).
 fn table_probe(key: vec4<u32>, remaining: u32) -> vec3<u32> {
     let bucket = table_bucket(key, remaining);
+    var found = vec3<u32>(0u, 0u, 0u);
     for (var entry = 0u; entry < 2u; entry++) {
         let base = bucket + entry * TABLE_ENTRY_WORDS;
         let stored = vec4<u32>(
@@ -367,22 +383,23 @@ fn table_probe(key: vec4<u32>, remaining: u32) -> vec3<u32> {
             atomicLoad(&transpositions[base + 2u]),
             atomicLoad(&transpositions[base + 3u]),
         );
-        let count = vec2<u32>(atomicLoad(&transpositions[base + 4u]), atomicLoad(&transpositions[base + 5u]));
-        let depth = atomicLoad(&transpositions[base + 6u]);
-        let check = atomicLoad(&transpositions[base + 7u]);
-        if all(stored == key) && depth == remaining && check == table_check(key, count, remaining) {
-            return vec3<u32>(1u, count);
+        if all(stored == key) && atomicLoad(&transpositions[base + 6u]) == remaining {
+            let count = vec2<u32>(atomicLoad(&transpositions[base + 4u]), atomicLoad(&transpositions[base + 5u]));
+            if atomicLoad(&transpositions[base + 7u]) == table_check(key, count, remaining) {
+                found = vec3<u32>(1u, count);
+            }
         }
     }
-    return vec3<u32>(0u, 0u, 0u);
+    return found;
 }
 
 // Stores the subtree count of `key` at `remaining` plies.
 fn table_store(key: vec4<u32>, remaining: u32, count: vec2<u32>) {
     let bucket = table_bucket(key, remaining);
-    // An empty entry has depth 0; the deep entry goes to a subtree at least as deep.
+    // The first entry keeps the deepest subtree: it goes to an empty entry
+    // (depth 0) or a deeper subtree; the rest go to the second.
     let deep_depth = atomicLoad(&transpositions[bucket + 6u]);
-    let base = select(bucket + TABLE_ENTRY_WORDS, bucket, remaining >= deep_depth);
+    let base = select(bucket + TABLE_ENTRY_WORDS, bucket, remaining > deep_depth);
     atomicStore(&transpositions[base], key.x);
     atomicStore(&transpositions[base + 1u], key.y);
     atomicStore(&transpositions[base + 2u], key.z);

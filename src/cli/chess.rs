@@ -228,7 +228,7 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     let chess960 = arguments.chess960 || position.is_chess960();
     let started = std::time::Instant::now();
     let divided = if arguments.divide { Some(engine.divide(&position, arguments.depth, &progress)?) } else { None };
-    let nodes = match &divided {
+    let nodes: u128 = match &divided {
         Some(counts) => {
             if !arguments.json {
                 for (mv, nodes) in counts {
@@ -236,12 +236,12 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
                 }
                 writeln!(stdout)?;
             }
-            counts.iter().map(|(_, nodes)| nodes).sum()
+            counts.iter().map(|(_, nodes)| u128::from(*nodes)).sum()
         }
-        None => engine.perft(&[position], arguments.depth, &progress)?[0],
+        None => engine.perft_wide(&position, arguments.depth, &progress)?,
     };
     let seconds = started.elapsed().as_secs_f64();
-    progress.finish(nodes, &engine.describe());
+    progress.finish(u64::try_from(nodes).unwrap_or(u64::MAX), &engine.describe());
     let checks = arguments.cross_check.unwrap_or(if arguments.depth >= 5 { DEFAULT_CROSS_CHECKS } else { 0 });
     if let Engine::Gpu(..) = engine
         && checks > 0
@@ -286,8 +286,9 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
             backend: engine.backend_name(),
             seconds,
             total: super::stats::Counts::Nodes(nodes),
-            divided: divided
-                .map(|counts| counts.into_iter().map(|(mv, nodes)| (mv, super::stats::Counts::Nodes(nodes))).collect()),
+            divided: divided.map(|counts| {
+                counts.into_iter().map(|(mv, nodes)| (mv, super::stats::Counts::Nodes(u128::from(nodes)))).collect()
+            }),
             chess960,
         };
         writeln!(stdout, "{}", report.to_json())?;

@@ -347,3 +347,26 @@ pub fn announce_if_slow<T>(quiet: bool, what: &str, work: impl FnOnce() -> T) ->
         value
     })
 }
+
+/// The GPU transposition table of Shogi and Go perft (`--hash`).
+#[derive(clap::Args, Clone, Copy)]
+pub struct GpuTableArgs {
+    /// Transposition table in GPU memory, in MiB (within --gpu-memory); 0
+    /// turns tables and merging off. Default: what the depth needs (16 MiB
+    /// up to depth 5, 64 MiB at depth 6, three times more a ply beyond), at
+    /// most one storage binding of the device and 2 GiB. The CPU counts
+    /// Shogi and Go without a table.
+    #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
+    pub mebibytes: Option<u64>,
+}
+
+impl GpuTableArgs {
+    /// The table's bytes and whether to merge equal positions, for perft
+    /// to `depth` on `context` within `memory_limit`.
+    pub fn resolve(&self, context: &GpuContext, memory_limit: Option<u64>, depth: u32) -> (u64, bool) {
+        match self.mebibytes {
+            Some(mebibytes) => (mebibytes << 20, mebibytes != 0),
+            None => (gpu_movegen::gpu::perft::default_table_bytes(context, memory_limit, Some(depth)), true),
+        }
+    }
+}

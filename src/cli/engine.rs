@@ -42,6 +42,9 @@ pub struct HashArgs {
     pub mebibytes: Option<u64>,
 }
 
+/// From this depth the CPU adds a root's counts by root move in 128 bits.
+const WIDE_CPU_DEPTH: u32 = 12;
+
 /// Where perft runs.
 pub enum Engine {
     Cpu(CpuPerft),
@@ -119,6 +122,24 @@ impl Engine {
                 Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
             }
             Engine::Cpu(perft) => Ok(perft.perft(roots, depth, progress)),
+        }
+    }
+
+    /// Perft of one root in 128 bits, exact past 2^64: the GPU counts a
+    /// root whose count passes 2^64 again by child; the CPU adds its root
+    /// moves' counts from depth 12 on, where the start position's passes 2^64
+    /// at depth 14.
+    pub fn perft_wide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<u128, CliError> {
+        match self {
+            Engine::Gpu(perft, _) => {
+                let base = progress.nodes();
+                Ok(perft.perft_wide(std::slice::from_ref(position), depth, &mut |nodes| progress.set(base + nodes))?[0])
+            }
+            Engine::Cpu(perft) if depth >= WIDE_CPU_DEPTH => {
+                let children: Vec<Position> = position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect();
+                Ok(perft.perft(&children, depth - 1, progress).into_iter().map(u128::from).sum())
+            }
+            Engine::Cpu(perft) => Ok(u128::from(perft.perft(std::slice::from_ref(position), depth, progress)[0])),
         }
     }
 

@@ -86,6 +86,8 @@ pub struct GoPerftArgs {
     /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     gpu_memory: Option<u64>,
+    #[command(flatten)]
+    hash: super::common::GpuTableArgs,
     /// No progress or summary on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -169,16 +171,24 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let size = position.size();
     let gpu_memory = arguments.gpu_memory;
     let threads = arguments.threads;
+    let (hash, depth) = (arguments.hash, arguments.depth);
     let mut engine = open_backend(
         arguments.backend,
         || {
             let context = GpuContext::new()?;
+            let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
+            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
             let options = GoPerftOptions {
                 variant: BoardSize(size),
-                memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20),
+                memory_limit,
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
                 ..Default::default()
             };
-            let description = context.adapter_description();
+            let description = match table_bytes >> 20 {
+                0 => context.adapter_description(),
+                mebibytes => format!("{}, {mebibytes} MiB transposition table", context.adapter_description()),
+            };
             Ok(PerftEngine::Gpu(Box::new(GoGpuPerft::with_options(&context, options)?), description))
         },
         || Ok(PerftEngine::Cpu(thread_pool(threads)?)),

@@ -36,6 +36,13 @@ pub fn run_info() -> Result<ExitCode, CliError> {
         "perft --backend auto: {}",
         if software { "the CPU (this adapter is a software one; --backend gpu uses it)" } else { "this GPU" }
     )?;
+    let table = gpu_movegen::gpu::perft::default_table_bytes(&context, None, None);
+    writeln!(
+        stdout,
+        "gpu perft transposition table: at most {} MiB by default (one storage binding, 2 GiB, an eighth of memory \
+         on a software adapter; less when the depth needs less); --hash MIB sets it",
+        table >> 20
+    )?;
     writeln!(
         stdout,
         "gtp playouts (--backend auto): {}",

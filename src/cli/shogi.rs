@@ -12,7 +12,7 @@ use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptio
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
 
-use super::common::{Backend, CliError, open_backend, thread_pool};
+use super::common::{Backend, CliError, GpuTableArgs, open_backend, thread_pool};
 
 #[derive(Subcommand)]
 pub enum ShogiCommand {
@@ -69,6 +69,8 @@ pub struct ShogiPerftArgs {
     /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     gpu_memory: Option<u64>,
+    #[command(flatten)]
+    hash: GpuTableArgs,
     /// No summary line on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -99,15 +101,30 @@ enum Engine {
 }
 
 impl Engine {
-    fn open(backend: Backend, threads: Option<u32>, gpu_memory: Option<u64>, quiet: bool) -> Result<Engine, CliError> {
+    /// `depth`: the deepest count, which sizes the default table.
+    fn open(
+        backend: Backend,
+        threads: Option<u32>,
+        gpu_memory: Option<u64>,
+        hash: GpuTableArgs,
+        depth: u32,
+        quiet: bool,
+    ) -> Result<Engine, CliError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = GpuContext::new()?;
+            let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
+            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
             let options = ShogiPerftOptions {
-                memory_limit: gpu_memory.map(|mebibytes| mebibytes << 20),
+                memory_limit,
                 fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
                 ..Default::default()
             };
-            let description = context.adapter_description();
+            let description = match table_bytes >> 20 {
+                0 => context.adapter_description(),
+                mebibytes => format!("{}, {mebibytes} MiB transposition table", context.adapter_description()),
+            };
             let engine = super::common::announce_if_slow(
                 quiet,
                 "building and self-testing the Shogi GPU kernels (the first run on a driver compiles them)",
@@ -170,7 +187,23 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
             path.display()
         )));
     }
-    let mut engine = Engine::open(arguments.backend, arguments.threads, arguments.gpu_memory, arguments.quiet)?;
+    let deepest = match &suite {
+        Some(entries) => entries
+            .iter()
+            .flat_map(|(_, _, _, expected)| expected.iter().map(|(depth, _)| *depth))
+            .filter(|depth| *depth <= max_depth)
+            .max()
+            .unwrap_or(0),
+        None => arguments.depth,
+    };
+    let mut engine = Engine::open(
+        arguments.backend,
+        arguments.threads,
+        arguments.gpu_memory,
+        arguments.hash,
+        deepest,
+        arguments.quiet,
+    )?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
     if let Some(entries) = suite {
@@ -222,7 +255,8 @@ fn run_verify(
         (None, Some(count), Some(seed)) => gpu_movegen::shogi::perft::random_positions(count, seed),
         _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
-    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, false)?;
+    // Verify counts shallow subtrees: the smallest default table.
+    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, GpuTableArgs { mebibytes: None }, 3, false)?;
     eprintln!("adapter: {}", engine.describe());
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();

@@ -133,7 +133,7 @@ fn cross_check_stats(
 
 /// A count as JSON reports it: nodes alone, or every column.
 pub enum Counts {
-    Nodes(u64),
+    Nodes(u128),
     Stats(PerftStats),
 }
 
@@ -141,7 +141,13 @@ impl Counts {
     fn insert_into(&self, object: &mut Map<String, Value>) {
         match self {
             Counts::Nodes(nodes) => {
-                object.insert("nodes".to_owned(), json!(nodes));
+                // JSON numbers past u64 would need serde_json's arbitrary
+                // precision; a count past 2^64 is written as a decimal string.
+                let value = match u64::try_from(*nodes) {
+                    Ok(nodes) => json!(nodes),
+                    Err(_) => json!(nodes.to_string()),
+                };
+                object.insert("nodes".to_owned(), value);
             }
             Counts::Stats(stats) => {
                 for (name, value) in PerftStats::NAMES.iter().zip(stats.columns()) {

@@ -103,13 +103,11 @@ fn count_leaves_fused(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
-    var leaf = NO_ROOT;
+    let leaf = leaf_slot(workgroup, groups, local);
     var value = 0u;
-    if index < parameters.count && perft_live(parameters.start + index) {
-        let slot = parameters.start + index;
+    if leaf != NO_ROOT {
+        let slot = leaf;
         let board = arena_position(slot);
-        leaf = slot;
         var walk = move_walk_begin(board);
         loop {
             let step = move_walk_next(board, &walk);

@@ -101,13 +101,11 @@ fn count_leaves_fused(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
-    var leaf = NO_ROOT;
+    let leaf = leaf_slot(workgroup, groups, local);
     var value = 0u;
-    if index < parameters.count && perft_live(parameters.start + index) {
-        let slot = parameters.start + index;
+    if leaf != NO_ROOT {
+        let slot = leaf;
         let position = arena_position(slot);
-        leaf = slot;
         let color = position.to_move;
         var legal = go_legal(position, color);
         while !go_is_empty(legal) {

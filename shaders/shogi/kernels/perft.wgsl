@@ -167,12 +167,10 @@ fn count_leaves_fused(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
-    var leaf = NO_ROOT;
-    if index < parameters.count && perft_live(parameters.start + index) {
-        let slot = parameters.start + index;
+    let leaf = leaf_slot(workgroup, groups, local);
+    if leaf != NO_ROOT {
+        let slot = leaf;
         let position = arena_position(slot);
-        leaf = slot;
         emit_counting = true;
         emit_count = 0u;
         if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {

@@ -499,11 +499,9 @@ impl<G: PerftGame> PerftEngine<G> {
             let mut offset = 0;
             while offset < count {
                 let part = chunk.min(count - offset);
-                self.dispatch(
-                    entry,
-                    PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
-                    part,
-                );
+                let parameters =
+                    PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() };
+                self.dispatch(entry, parameters, part);
                 self.statistics.leaf_dispatches += 1;
                 offset += part;
                 // Progress costs a round trip; take one at most every so often.

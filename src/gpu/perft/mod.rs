@@ -46,8 +46,8 @@
 //! An entry is a 128-bit key (four independent 32-bit hash lanes of the
 //! position's words), the 64-bit count, the remaining depth and a check word
 //! over all of them, 32 bytes in atomic words; a bucket holds two, the first
-//! kept for the deepest subtree (replaced by one at least as deep), the
-//! second always replaced. Writers racing on an entry can mix its words;
+//! kept for the deepest subtree (filled when empty, replaced only by a
+//! deeper one), the second taking every other store. Writers racing on an entry can mix its words;
 //! the check word then fails and it reads as a miss. A false hit needs two
 //! positions whose 128-bit keys agree. A subtree count past 2^64 raises a
 //! fault; the table is cleared and [`PerftEngine::perft_wide`] counts the
