@@ -30,6 +30,7 @@ pub mod files;
 pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod machine;
 pub mod random;
 pub mod shogi;
 pub mod threads;

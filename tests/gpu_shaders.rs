@@ -282,8 +282,12 @@ fn wgsl_structs_match_their_rust_twins() {
                 leaves,
                 tables,
                 remaining,
-                table_mask,
-                index_mask
+                table_buckets,
+                index_mask,
+                count_bits,
+                state_base,
+                table_base,
+                reserved
             )
         )
     );
@@ -334,6 +338,8 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
         ("expand", engine::POSITION_WORKGROUP),
         ("count_leaves_fused", engine::POSITION_WORKGROUP),
         ("merge_duplicates", engine::POSITION_WORKGROUP),
+        ("dedupe_level", engine::POSITION_WORKGROUP),
+        ("reduce_level", engine::POSITION_WORKGROUP),
         ("scan_blocks", engine::SCAN_BLOCK),
         ("add_block_sums", engine::SCAN_BLOCK),
     ] {

@@ -182,6 +182,29 @@ fn perft_wide_adds_in_128_bits() {
     let expected: Vec<u128> = roots.iter().map(|root| u128::from(perft::perft(root, 3))).collect();
     let mut gpu = engine(&context, with_table(MIB, 32));
     assert_eq!(gpu.perft_wide(&roots, 3, &mut |_| {}).unwrap(), expected);
+    assert_eq!(gpu.statistics().widened_groups, 0);
+}
+
+/// Counts past a limit of 2^20 (a stand-in for 2^64 that finishes in a
+/// second) fault; `perft` refuses, `perft_wide` counts by child and by
+/// grandchild, clearing the table each time, and the sum is exact.
+#[test]
+fn counts_past_the_limit_are_counted_again_by_child() {
+    let context = context();
+    let start = Position::start();
+    let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
+    let options = PerftOptions { count_bits: 20, ..with_table(MIB, 32) };
+    let mut gpu = engine(&context, options);
+    // 197,281 is below 2^20: counted at once.
+    assert_eq!(gpu.perft(&[start], 4, &mut |_| {}).unwrap(), [197_281]);
+    let error = gpu.perft(&[start], 5, &mut |_| {}).unwrap_err();
+    assert!(error.to_string().contains("2^64"), "{error}");
+    // Start perft(5) is 4.9 million: its root moves' counts fit. Kiwipete
+    // perft(5) is 194 million: some of its root moves' counts do not either.
+    assert_eq!(gpu.perft_wide(&[start, kiwipete], 5, &mut |_| {}).unwrap(), [4_865_609, 193_690_690]);
+    assert!(gpu.statistics().widened_groups >= 2, "{:?}", gpu.statistics());
+    // The table was cleared on the way, and what it keeps is exact.
+    assert_eq!(gpu.perft(&[start], 4, &mut |_| {}).unwrap(), [197_281]);
 }
 
 #[test]

@@ -18,6 +18,13 @@
 // position's children from output_start + its scanned offset - base_offset)
 // and, if it has one, `count_leaves_fused` (each move played and the child's
 // move count added).
+// A run with tables (`parameters.tables`) keeps a 64-bit subtree count per
+// slot in `multiplicity` instead of totals per root, and in `root_of` each
+// slot's parent and state (counted here, taken from the transposition
+// table, or an alias of an equal slot of its level); the table follows the
+// level's merge entries in `merge_table`. `dedupe_level` probes and merges a
+// level just written and `reduce_level` adds a counted level's subtrees to
+// their parents' and stores them, one invocation a slot.
 
 #import scan
 #import wide_counter
@@ -44,11 +51,19 @@ struct PerftParameters {
     tables: u32,
     // dedupe_level, reduce_level: plies still to count below each slot of the level.
     remaining: u32,
-    // Buckets of the transposition table, minus one (a power of two minus one).
-    table_mask: u32,
+    // Buckets of the transposition table.
+    table_buckets: u32,
     // The bits of a hash that pick a table bucket or a merge entry: all of
     // them but in tests, which keep a few so that collisions happen constantly.
     index_mask: u32,
+    // With tables, a subtree count at or past 2^count_bits faults as one
+    // past 2^64 would: 64 in real use, less in tests of the 128-bit path.
+    count_bits: u32,
+    // With tables: where the slots' states start in `root_of` (the arena's
+    // capacity), and where the transposition table starts in `merge_table`.
+    state_base: u32,
+    table_base: u32,
+    reserved: u32,
 }
 
 const NO_ROOT: u32 = 0xffffffffu;
@@ -63,13 +78,14 @@ const NO_ROOT: u32 = 0xffffffffu;
 @group(0) @binding(8) var<storage, read_write> multiplicity: array<atomic<u32>>;
 // Arena slot + 1 per entry, 0 for an empty entry.
 @group(0) @binding(9) var<storage, read_write> merge_table: array<atomic<u32>>;
-// With tables: SLOT_LIVE, SLOT_RESOLVED or the slot this one is an alias of.
-@group(0) @binding(10) var<storage, read_write> slot_state: array<u32>;
-// The transposition table: buckets of TABLE_BUCKET_WORDS words, two entries
-// of TABLE_ENTRY_WORDS (see table_probe).
-// Atomic words, since stores of one dispatch race each other (probes run in
-// other dispatches); a race that mixes an entry's words fails its check word.
-@group(0) @binding(11) var<storage, read_write> transpositions: array<atomic<u32>>;
+// With tables, `root_of` holds each slot's parent, then from
+// `parameters.state_base` on each slot's state: SLOT_LIVE, SLOT_RESOLVED or
+// the slot this one is an alias of; and `merge_table` holds the
+// transposition table from `parameters.table_base` on: buckets of
+// TABLE_BUCKET_WORDS atomic words, two entries of TABLE_ENTRY_WORDS (see
+// table_probe). Atomic, since stores of one dispatch race each other (probes
+// run in other dispatches); a race that mixes an entry's words fails its
+// check word. Eight storage bindings in all: WebGPU's default limit.
 
 // slot_state: the slot is counted here (its children expanded or its leaves counted).
 const SLOT_LIVE: u32 = 0xffffffffu;
@@ -188,11 +204,20 @@ fn perft_merged(slot: u32) -> bool {
     return all(slot_multiplicity(slot) == vec2<u32>(0u, 0u));
 }
 
+// The state of `slot` in a run with tables.
+fn slot_state(slot: u32) -> u32 {
+    return root_of[parameters.state_base + slot];
+}
+
+fn set_slot_state(slot: u32, state: u32) {
+    root_of[parameters.state_base + slot] = state;
+}
+
 // Whether the position in `slot` is counted here: not merged into an equal
 // position and, with tables, not taken from the table either.
 fn perft_live(slot: u32) -> bool {
     if parameters.tables != 0u {
-        return slot_state[slot] == SLOT_LIVE;
+        return slot_state(slot) == SLOT_LIVE;
     }
     return !perft_merged(slot);
 }
@@ -208,6 +233,9 @@ fn perft_leaf_result(local: u32, slot: u32, count: u32) {
     if slot != NO_ROOT {
         if parameters.tables != 0u {
             set_subtree_count(slot, vec2<u32>(count, 0u));
+            if count_past_limit(vec2<u32>(count, 0u)) {
+                perft_fault(FAULT_COUNT_OVERFLOW);
+            }
             root = 0u;
             weighted = vec2<u32>(count, 0u);
         } else {
@@ -367,8 +395,8 @@ fn table_check(key: vec4<u32>, count: vec2<u32>, remaining: u32) -> u32 {
 
 // The first word of the bucket of `key` at `remaining` plies.
 fn table_bucket(key: vec4<u32>, remaining: u32) -> u32 {
-    let index = (key.x ^ perft_mix(remaining)) & parameters.index_mask & parameters.table_mask;
-    return index * TABLE_BUCKET_WORDS;
+    let index = ((key.x ^ perft_mix(remaining)) & parameters.index_mask) % parameters.table_buckets;
+    return parameters.table_base + index * TABLE_BUCKET_WORDS;
 }
 
 // The subtree count stored for `key` at `remaining` plies, as (found, low, high).
@@ -378,14 +406,14 @@ fn table_probe(key: vec4<u32>, remaining: u32) -> vec3<u32> {
     for (var entry = 0u; entry < 2u; entry++) {
         let base = bucket + entry * TABLE_ENTRY_WORDS;
         let stored = vec4<u32>(
-            atomicLoad(&transpositions[base]),
-            atomicLoad(&transpositions[base + 1u]),
-            atomicLoad(&transpositions[base + 2u]),
-            atomicLoad(&transpositions[base + 3u]),
+            atomicLoad(&merge_table[base]),
+            atomicLoad(&merge_table[base + 1u]),
+            atomicLoad(&merge_table[base + 2u]),
+            atomicLoad(&merge_table[base + 3u]),
         );
-        if all(stored == key) && atomicLoad(&transpositions[base + 6u]) == remaining {
-            let count = vec2<u32>(atomicLoad(&transpositions[base + 4u]), atomicLoad(&transpositions[base + 5u]));
-            if atomicLoad(&transpositions[base + 7u]) == table_check(key, count, remaining) {
+        if all(stored == key) && atomicLoad(&merge_table[base + 6u]) == remaining {
+            let count = vec2<u32>(atomicLoad(&merge_table[base + 4u]), atomicLoad(&merge_table[base + 5u]));
+            if atomicLoad(&merge_table[base + 7u]) == table_check(key, count, remaining) {
                 found = vec3<u32>(1u, count);
             }
         }
@@ -398,16 +426,16 @@ fn table_store(key: vec4<u32>, remaining: u32, count: vec2<u32>) {
     let bucket = table_bucket(key, remaining);
     // The first entry keeps the deepest subtree: it goes to an empty entry
     // (depth 0) or a deeper subtree; the rest go to the second.
-    let deep_depth = atomicLoad(&transpositions[bucket + 6u]);
+    let deep_depth = atomicLoad(&merge_table[bucket + 6u]);
     let base = select(bucket + TABLE_ENTRY_WORDS, bucket, remaining > deep_depth);
-    atomicStore(&transpositions[base], key.x);
-    atomicStore(&transpositions[base + 1u], key.y);
-    atomicStore(&transpositions[base + 2u], key.z);
-    atomicStore(&transpositions[base + 3u], key.w);
-    atomicStore(&transpositions[base + 4u], count.x);
-    atomicStore(&transpositions[base + 5u], count.y);
-    atomicStore(&transpositions[base + 6u], remaining);
-    atomicStore(&transpositions[base + 7u], table_check(key, count, remaining));
+    atomicStore(&merge_table[base], key.x);
+    atomicStore(&merge_table[base + 1u], key.y);
+    atomicStore(&merge_table[base + 2u], key.z);
+    atomicStore(&merge_table[base + 3u], key.w);
+    atomicStore(&merge_table[base + 4u], count.x);
+    atomicStore(&merge_table[base + 5u], count.y);
+    atomicStore(&merge_table[base + 6u], remaining);
+    atomicStore(&merge_table[base + 7u], table_check(key, count, remaining));
 }
 
 // A position's 64-bit subtree count, stored in its multiplicity words.
@@ -436,9 +464,11 @@ fn add_wide_checked(first: vec2<u32>, second: vec2<u32>) -> vec2<u32> {
 // (the host then counts the subtree's children apart, in 128 bits).
 fn subtree_add(slot: u32, value: vec2<u32>) {
     var carry = 0u;
+    var after = vec2<u32>(0u, 0u);
     if value.x != 0u {
         let old = atomicAdd(&multiplicity[2u * slot], value.x);
-        carry = select(0u, 1u, old + value.x < old);
+        after.x = old + value.x;
+        carry = select(0u, 1u, after.x < old);
     }
     if value.y == 0xffffffffu && carry != 0u {
         perft_fault(FAULT_COUNT_OVERFLOW);
@@ -446,10 +476,27 @@ fn subtree_add(slot: u32, value: vec2<u32>) {
     let high = value.y + carry;
     if high != 0u {
         let old = atomicAdd(&multiplicity[2u * slot + 1u], high);
-        if old + high < old {
+        after.y = old + high;
+        if after.y < old {
             perft_fault(FAULT_COUNT_OVERFLOW);
         }
     }
+    // The add that carries the count past the limit sees it pass.
+    if count_past_limit(after) {
+        perft_fault(FAULT_COUNT_OVERFLOW);
+    }
+}
+
+// Whether a count is at or past 2^count_bits (never, at 64 bits).
+fn count_past_limit(value: vec2<u32>) -> bool {
+    let bits = parameters.count_bits;
+    if bits >= 64u {
+        return false;
+    }
+    if bits >= 32u {
+        return (value.y >> (bits - 32u)) != 0u;
+    }
+    return value.y != 0u || (value.x >> bits) != 0u;
 }
 
 var<workgroup> reduce_values: array<vec2<u32>, POSITION_WORKGROUP>;
@@ -502,11 +549,11 @@ fn dedupe_level(
     let found = table_probe(key, parameters.remaining);
     if found.x != 0u {
         set_subtree_count(slot, found.yz);
-        slot_state[slot] = SLOT_RESOLVED;
+        set_slot_state(slot, SLOT_RESOLVED);
         return;
     }
     set_subtree_count(slot, vec2<u32>(0u, 0u));
-    slot_state[slot] = SLOT_LIVE;
+    set_slot_state(slot, SLOT_LIVE);
     if parameters.merge_slots == 0u {
         return;
     }
@@ -525,7 +572,7 @@ fn dedupe_level(
         }
         let other = claimed.old_value - 1u;
         if perft_record_equal(other, slot) {
-            slot_state[slot] = other;
+            set_slot_state(slot, other);
             return;
         }
         entry = (entry + 1u) & mask;
@@ -546,7 +593,7 @@ fn reduce_level(
     var value = vec2<u32>(0u, 0u);
     if index < parameters.count {
         let slot = parameters.start + index;
-        let state = slot_state[slot];
+        let state = slot_state(slot);
         value = subtree_count(select(slot, state, state < SLOT_RESOLVED));
         if state == SLOT_LIVE {
             table_store(perft_record_key(slot), parameters.remaining, value);

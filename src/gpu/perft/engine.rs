@@ -33,8 +33,6 @@ pub struct PerftEngine<G: PerftGame> {
     totals: wgpu::Buffer,
     multiplicity: wgpu::Buffer,
     merge_table: wgpu::Buffer,
-    slot_state: wgpu::Buffer,
-    transpositions: wgpu::Buffer,
     staging: Staging,
     bind_group: wgpu::BindGroup,
     plan: MemoryPlan,
@@ -108,7 +106,13 @@ impl<G: PerftGame> PerftEngine<G> {
                 (size_of::<PerftParameters>() as u32).next_multiple_of(limits.min_uniform_buffer_offset_alignment);
             let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
             let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
-            let roots = buffer(device, "perft roots", capacity * 4, Usage::STORAGE | Usage::COPY_DST);
+            // With tables, each slot's state follows the parents.
+            let roots = buffer(
+                device,
+                "perft roots",
+                plan.root_words() * 4,
+                Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
+            );
             let scan = buffer(device, "perft scan", scan_words(plan.capacity) * 4, Usage::STORAGE | Usage::COPY_SRC);
             let status = buffer(device, "perft status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
             let parameters = buffer(
@@ -126,13 +130,9 @@ impl<G: PerftGame> PerftEngine<G> {
             let staging = Staging::new(device, plan.staging_bytes);
             let multiplicity =
                 buffer(device, "perft multiplicity", capacity * 8, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
+            // The merge entries, then the transposition table (buffers start zeroed: an empty table).
             let merge_table =
-                buffer(device, "perft merge table", plan.merge_slots() * 4, Usage::STORAGE | Usage::COPY_DST);
-            let slot_state =
-                buffer(device, "perft slot state", plan.state_words() * 4, Usage::STORAGE | Usage::COPY_SRC);
-            // Buffers start zeroed: an empty table.
-            let transpositions =
-                buffer(device, "perft transpositions", plan.table_buffer_bytes(), Usage::STORAGE | Usage::COPY_DST);
+                buffer(device, "perft merge table", plan.merge_buffer_bytes(), Usage::STORAGE | Usage::COPY_DST);
             let storage = [
                 (0, &tables),
                 (1, &arena),
@@ -142,8 +142,6 @@ impl<G: PerftGame> PerftEngine<G> {
                 (6, &status),
                 (8, &multiplicity),
                 (9, &merge_table),
-                (10, &slot_state),
-                (11, &transpositions),
             ];
             let mut entries: Vec<wgpu::BindGroupEntry> = storage
                 .iter()
@@ -174,8 +172,6 @@ impl<G: PerftGame> PerftEngine<G> {
                 totals,
                 multiplicity,
                 merge_table,
-                slot_state,
-                transpositions,
                 staging,
                 bind_group,
                 plan,
@@ -224,7 +220,10 @@ impl<G: PerftGame> PerftEngine<G> {
         let context = self.context.clone();
         context.scoped(|| {
             let mut encoder = context.device.create_command_encoder(&Default::default());
-            encoder.clear_buffer(&self.transpositions, 0, None);
+            if self.plan.transposition_bytes > 0 {
+                let start = self.plan.merge_slots() * 4;
+                encoder.clear_buffer(&self.merge_table, start, Some(self.plan.transposition_bytes));
+            }
             context.queue.submit([encoder.finish()]);
         })
     }
@@ -458,7 +457,11 @@ impl<G: PerftGame> PerftEngine<G> {
         let size = u64::from(roots);
         let words: Vec<u32> = self.staging.read_ranges(
             &self.context,
-            &[(&self.multiplicity, 0, size * 8), (&self.slot_state, 0, size * 4), (&self.status, 0, 4)],
+            &[
+                (&self.multiplicity, 0, size * 8),
+                (&self.roots, u64::from(self.plan.capacity) * 4, size * 4),
+                (&self.status, 0, 4),
+            ],
         )?;
         self.fault_error(words[roots as usize * 3])?;
         let (counts, states) = words.split_at(roots as usize * 2);
@@ -651,9 +654,12 @@ impl<G: PerftGame> PerftEngine<G> {
     /// parameters; it is submitted with the rest of its batch by [`Self::flush`].
     fn dispatch(&mut self, entry_point: &str, mut parameters: PerftParameters, invocations: u32) {
         parameters.tables = u32::from(self.tables);
-        parameters.table_mask = (table_buckets(self.plan.transposition_bytes).max(1) - 1) as u32;
+        parameters.table_buckets = table_buckets(self.plan.transposition_bytes).max(1) as u32;
+        parameters.state_base = self.plan.capacity;
+        parameters.table_base = self.plan.merge_slots() as u32;
         parameters.index_mask =
             if self.options.index_bits >= 32 { u32::MAX } else { (1 << self.options.index_bits) - 1 };
+        parameters.count_bits = self.options.count_bits.min(64);
         if self.batch.used == PARAMETER_SLOTS {
             self.flush();
         }

@@ -162,12 +162,20 @@ pub struct PerftOptions<Variant> {
     /// subtree counts between levels, root groups and calls (see
     /// [`table`](self#transposition-tables)); `Some(0)` runs without one,
     /// `None` sizes it by [`default_table_bytes`]. Rounded down to a power
-    /// of two buckets of [`TABLE_BUCKET_BYTES`].
+    /// buckets of [`TABLE_BUCKET_BYTES`]. It shares a storage binding with
+    /// the merge entries (the engine keeps to WebGPU's eight storage
+    /// bindings), so it holds at most a binding less twice the arena's slots
+    /// in words; a larger one is refused by name.
     pub table_bytes: Option<u64>,
     /// The bits of a position's hash that choose its table bucket and its
     /// merge entry: 32 in real use; tests keep a few so that collisions and
     /// replacements happen all the time (keys stay 128 bits, so counts stay exact).
     pub index_bits: u32,
+    /// With a table, a subtree count at or past 2^count_bits is treated as
+    /// one past 2^64: the call fails, or [`PerftEngine::perft_wide`] counts
+    /// the roots again by child. 64 in real use; tests lower it to run the
+    /// 128-bit path on counts that finish in seconds.
+    pub count_bits: u32,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -187,6 +195,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             leaf_statistics: false,
             table_bytes: None,
             index_bits: 32,
+            count_bits: 64,
             variant: Variant::default(),
         }
     }
@@ -247,13 +256,20 @@ pub struct PerftParameters {
     pub tables: u32,
     /// `dedupe_level`, `reduce_level`: plies still to count below the level.
     pub remaining: u32,
-    /// Buckets of the transposition table minus one.
-    pub table_mask: u32,
+    /// Buckets of the transposition table.
+    pub table_buckets: u32,
     /// The hash bits that choose a bucket or merge entry.
     pub index_mask: u32,
+    /// With tables: counts at or past 2^count_bits fault as past 2^64.
+    pub count_bits: u32,
+    /// With tables: where the slots' states start in the roots buffer.
+    pub state_base: u32,
+    /// With tables: where the transposition table starts in the merge buffer, in words.
+    pub table_base: u32,
+    pub reserved: u32,
 }
 
-const _: () = assert!(size_of::<PerftParameters>() == 48);
+const _: () = assert!(size_of::<PerftParameters>() == 64);
 
 /// What the engine did since it was made: tests use it to show that a path
 /// was taken.

@@ -47,14 +47,14 @@ impl MemoryPlan {
         if self.merges() { u64::from(self.capacity).next_power_of_two() * 2 } else { 4 }
     }
 
-    /// Words of the slot state buffer (one a slot with tables, one otherwise).
-    pub(super) fn state_words(&self) -> u64 {
-        if self.transposition_bytes > 0 { u64::from(self.capacity) } else { 1 }
+    /// Words of the roots buffer: a root (or parent) a slot, and with tables a state a slot.
+    pub(super) fn root_words(&self) -> u64 {
+        u64::from(self.capacity) * if self.transposition_bytes > 0 { 2 } else { 1 }
     }
 
-    /// Bytes of the transposition table buffer (one bucket without a table).
-    pub(super) fn table_buffer_bytes(&self) -> u64 {
-        self.transposition_bytes.max(TABLE_BUCKET_BYTES)
+    /// Bytes of the merge buffer: the merge entries, then the transposition table.
+    pub(super) fn merge_buffer_bytes(&self) -> u64 {
+        self.merge_slots() * 4 + self.transposition_bytes
     }
 
     /// `transposition_bytes` is the table asked for, already a power of two buckets.
@@ -73,7 +73,7 @@ impl MemoryPlan {
         }
         if binding < transposition_bytes {
             return Err(GpuError::Limits(format!(
-                "a transposition table of {} MiB (--hash) is more than one storage binding of this device holds                  ({} MiB)",
+                "a transposition table of {} MiB (--hash) is more than one storage binding of this device holds ({} MiB)",
                 transposition_bytes >> 20,
                 binding >> 20
             )));
@@ -91,7 +91,7 @@ impl MemoryPlan {
         let mut capacity = (binding / record_bytes).min(u64::from(u32::MAX) / 2);
         if let Some(limit) = options.memory_limit {
             plan.staging_bytes = (limit / 16).clamp(4096, STAGING_BYTES);
-            let fixed = table_bytes + plan.table_buffer_bytes() + plan.staging_bytes + FIXED_BYTES;
+            let fixed = table_bytes + transposition_bytes + plan.staging_bytes + FIXED_BYTES;
             let needed = fixed + min_arena * plan.bytes_per_slot();
             if limit < needed {
                 let table = if transposition_bytes > 0 {
@@ -120,6 +120,17 @@ impl MemoryPlan {
         }
         plan.capacity = capacity as u32;
         plan.totals_capacity = capacity.min(MAX_ROOT_GROUP as u64) as u32;
+        // The table shares the merge entries' binding.
+        if plan.merge_buffer_bytes() > binding {
+            return Err(GpuError::Limits(format!(
+                "a transposition table of {} MiB (--hash) does not fit beside the merge entries of a {}-position \
+                 arena in one storage binding of {} MiB; at most {} MiB fits",
+                transposition_bytes >> 20,
+                plan.capacity,
+                binding >> 20,
+                binding.saturating_sub(plan.merge_slots() * 4) >> 20
+            )));
+        }
         Ok(plan)
     }
 
@@ -127,10 +138,9 @@ impl MemoryPlan {
     pub(super) fn bytes(&self) -> u64 {
         let capacity = u64::from(self.capacity);
         self.table_bytes
-            + self.table_buffer_bytes()
-            + self.state_words() * 4
-            + capacity * (self.record_bytes + 4 + 8)
-            + self.merge_slots() * 4
+            + self.root_words() * 4
+            + capacity * (self.record_bytes + 8)
+            + self.merge_buffer_bytes()
             + scan_words(self.capacity) * 4
             + u64::from(self.totals_capacity) * 8
             + self.staging_bytes

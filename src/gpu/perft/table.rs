@@ -7,20 +7,20 @@ use super::*;
 pub const TABLE_BUCKET_BYTES: u64 = 64;
 
 /// The table a run gets when none is asked for: a quarter of `memory_limit`
-/// if one is set, at most what one storage binding of the device holds and
-/// 2 GiB; on a software adapter, whose memory is the machine's, also at most
+/// if one is set, at most half of what one storage binding of the device
+/// holds (the rest is the merge entries') and 2 GiB; on a software adapter, whose memory is the machine's, also at most
 /// an eighth of physical memory (as the CPU's default). `depth`, when known,
 /// caps it at what the count needs, as the CPU's default is capped: 16 MiB
 /// to depth 5, 64 MiB at depth 6, three times more a ply beyond.
 pub fn default_table_bytes(context: &GpuContext, memory_limit: Option<u64>, depth: Option<u32>) -> u64 {
     let limits = context.device.limits();
     let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-    let mut bytes = binding.min(2 << 30);
+    let mut bytes = (binding / 2).min(2 << 30);
     if let Some(limit) = memory_limit {
         bytes = bytes.min(limit / 4);
     }
     if context.is_software()
-        && let Some(physical) = crate::chess::transposition::physical_mebibytes()
+        && let Some(physical) = crate::machine::physical_mebibytes()
     {
         bytes = bytes.min((physical << 20) / 8);
     }
@@ -34,8 +34,7 @@ pub fn default_table_bytes(context: &GpuContext, memory_limit: Option<u64>, dept
     table_buckets(bytes) * TABLE_BUCKET_BYTES
 }
 
-/// Buckets of a table of at most `bytes` bytes: a power of two, 0 below one bucket.
+/// Buckets of a table of at most `bytes` bytes.
 pub(super) fn table_buckets(bytes: u64) -> u64 {
-    let buckets = bytes / TABLE_BUCKET_BYTES;
-    if buckets == 0 { 0 } else { 1 << buckets.ilog2() }
+    bytes / TABLE_BUCKET_BYTES
 }
