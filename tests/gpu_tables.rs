@@ -244,3 +244,61 @@ fn shogi_and_go_count_exactly_with_tiny_tables() {
         assert!(go.statistics().split_levels > 0);
     }
 }
+
+fn command(arguments: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gpu-movegen")).args(arguments).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `--hash` on every perft command of the GPU: the table's size on stderr,
+/// 0 for none, a table past the device refused by name with exit code 3,
+/// and `info` telling the default.
+#[test]
+fn the_command_line_sizes_the_gpu_table_with_hash() {
+    for (arguments, nodes) in [
+        (vec!["perft", "--backend", "gpu", "--depth", "5", "--hash", "1"], "4865609"),
+        (vec!["perft", "--backend", "gpu", "--depth", "5"], "4865609"),
+        (vec!["shogi", "perft", "--backend", "gpu", "--depth", "3", "--hash", "1"], "25470"),
+        (vec!["go", "perft", "--size", "5", "--backend", "gpu", "--depth", "4", "--hash", "1"], "303424"),
+    ] {
+        let output = command(&arguments);
+        assert!(output.status.success(), "{arguments:?}: {}", text(&output.stderr));
+        assert!(text(&output.stdout).ends_with(&format!("Nodes searched: {nodes}\n")), "{}", text(&output.stdout));
+        assert!(text(&output.stderr).contains("MiB transposition table"), "{arguments:?}: {}", text(&output.stderr));
+    }
+    let output = command(&["perft", "--backend", "gpu", "--depth", "4", "--hash", "0"]);
+    assert!(output.status.success());
+    assert!(!text(&output.stderr).contains("transposition table"), "{}", text(&output.stderr));
+    let output = command(&["perft", "--backend", "gpu", "--depth", "4", "--hash", "4000"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("--hash"), "{}", text(&output.stderr));
+    assert!(output.stdout.is_empty());
+    let info = command(&["info"]);
+    assert!(text(&info.stdout).contains("gpu perft transposition table: at most"), "{}", text(&info.stdout));
+}
+
+#[test]
+fn start_perft_7_is_exact_with_the_default_table_and_a_tiny_one() {
+    let context = context();
+    for table_bytes in [None, Some(MIB)] {
+        let mut gpu = engine(&context, PerftOptions { table_bytes, ..Default::default() });
+        assert_eq!(gpu.perft(&[Position::start()], 7, &mut |_| {}).unwrap(), [3_195_901_860], "{table_bytes:?}");
+    }
+}
+
+#[test]
+#[ignore = "tens of minutes on lavapipe: start perft(8) and (9), Kiwipete perft(6) and position 3 perft(8) with tables"]
+fn deep_counts_are_exact_with_tables() {
+    let context = context();
+    let mut gpu = engine(&context, PerftOptions::default());
+    let start = Position::start();
+    assert_eq!(gpu.perft(&[start], 8, &mut |_| {}).unwrap(), [84_998_978_956]);
+    let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
+    assert_eq!(gpu.perft(&[kiwipete], 6, &mut |_| {}).unwrap(), [8_031_647_685]);
+    let position_3 = Position::from_fen(common::POSITION_3).unwrap();
+    assert_eq!(gpu.perft(&[position_3], 8, &mut |_| {}).unwrap(), [3_009_794_393]);
+    assert_eq!(gpu.perft_wide(&[start], 9, &mut |_| {}).unwrap(), [2_439_530_234_167]);
+}

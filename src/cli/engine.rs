@@ -143,6 +143,15 @@ impl Engine {
         }
     }
 
+    /// Empties the GPU's transposition table, so that later GPU counts are
+    /// made anew (what `--cross-check` needs; it runs on the GPU only).
+    pub fn clear_table(&mut self) -> Result<(), CliError> {
+        if let Engine::Gpu(perft, _) = self {
+            perft.clear_table()?;
+        }
+        Ok(())
+    }
+
     /// `"gpu"` or `"cpu"`, as JSON reports name the backend.
     pub fn backend_name(&self) -> &'static str {
         if let Engine::Gpu(..) = self { "gpu" } else { "cpu" }
