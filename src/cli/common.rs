@@ -354,7 +354,7 @@ pub struct GpuTableArgs {
     /// Transposition table in GPU memory, in MiB (within --gpu-memory); 0
     /// turns tables and merging off. Default: what the depth needs (16 MiB
     /// up to depth 5, 64 MiB at depth 6, three times more a ply beyond), at
-    /// most one storage binding of the device and 2 GiB. The CPU counts
+    /// most half a storage binding of the device and 2 GiB. The CPU counts
     /// Shogi and Go without a table.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     pub mebibytes: Option<u64>,

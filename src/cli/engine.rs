@@ -37,7 +37,7 @@ pub struct HashArgs {
     /// every backend. Default: what the depth needs (16 MiB up to depth 5,
     /// 64 MiB at depth 6, three times more a ply beyond), at most an eighth
     /// of physical memory and 4096 MiB on the CPU, and on the GPU at most
-    /// one storage binding of the device, 2 GiB and a quarter of --gpu-memory.
+    /// half a storage binding of the device, 2 GiB and a quarter of --gpu-memory.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     pub mebibytes: Option<u64>,
 }

@@ -39,7 +39,7 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     let table = gpu_movegen::gpu::perft::default_table_bytes(&context, None, None);
     writeln!(
         stdout,
-        "gpu perft transposition table: at most {} MiB by default (one storage binding, 2 GiB, an eighth of memory \
+        "gpu perft transposition table: at most {} MiB by default (half a storage binding, 2 GiB, an eighth of memory \
          on a software adapter; less when the depth needs less); --hash MIB sets it",
         table >> 20
     )?;
