@@ -36,7 +36,8 @@ pub fn run_info() -> Result<ExitCode, CliError> {
         "perft --backend auto: {}",
         if software { "the CPU (this adapter is a software one; --backend gpu uses it)" } else { "this GPU" }
     )?;
-    let table = gpu_movegen::gpu::perft::default_table_bytes(&context, None, None);
+    // The most any depth's default takes.
+    let table = gpu_movegen::gpu::perft::default_table_bytes(&context, None, Some(64));
     writeln!(
         stdout,
         "gpu perft transposition table: at most {} MiB by default (half a storage binding, 2 GiB, an eighth of memory \

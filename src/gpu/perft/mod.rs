@@ -161,8 +161,8 @@ pub struct PerftOptions<Variant> {
     /// Bytes of the transposition table in GPU memory (`--hash`), which keeps
     /// subtree counts between levels, root groups and calls (see
     /// [`table`](self#transposition-tables)); `Some(0)` runs without one,
-    /// `None` sizes it by [`default_table_bytes`]. Rounded down to a power
-    /// buckets of [`TABLE_BUCKET_BYTES`]. It shares a storage binding with
+    /// `None` sizes it by [`default_table_bytes`] for no particular depth
+    /// (at most 256 MiB). Rounded down to whole buckets of [`TABLE_BUCKET_BYTES`]. It shares a storage binding with
     /// the merge entries (the engine keeps to WebGPU's eight storage
     /// bindings), so it holds at most a binding less twice the arena's slots
     /// in words; a larger one is refused by name.
