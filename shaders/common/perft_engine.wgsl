@@ -6,7 +6,7 @@
 // the dispatch's `parameters` (binding 7); binding 0 is the game's own
 // read-only data. Writes: children into the arena and their roots, move
 // counts and their prefix sums (`scan_data`, binding 3), 64-bit totals per
-// root (`totals`, binding 5, through wide_counter.wgsl) and fault flags
+// root (`totals`, binding 5, pairs of 32-bit atomics) and fault flags
 // (`status`, binding 6).
 // Brings in the scan kernels (scan.wgsl), the helpers below and two kernels,
 // one invocation per arena position, POSITION_WORKGROUP per workgroup:
@@ -27,7 +27,6 @@
 // their parents' and stores them, one invocation a slot.
 
 #import scan
-#import wide_counter
 
 // Rust twin: PerftParameters in src/gpu/perft/mod.rs.
 struct PerftParameters {
@@ -149,54 +148,77 @@ fn perft_fault(flag: u32) {
 }
 
 var<workgroup> leaf_values: array<vec2<u32>, POSITION_WORKGROUP>;
-var<workgroup> leaf_roots: array<u32, POSITION_WORKGROUP>;
+var<workgroup> leaf_targets: array<u32, POSITION_WORKGROUP>;
 
-// Adds a 64-bit value to counter `counter`: the high word as is, plus the
-// carry out of the low word (exact however adds interleave), with a fault
-// if the counter passes 2^64.
-fn wide_counter_add_wide(counter: u32, value: vec2<u32>) {
+// Adds a 64-bit value to a counter: with `subtrees`, the subtree count of
+// slot `index` (its multiplicity words), otherwise root total `index`. The
+// high word takes the value's high word plus the carry out of the low word
+// (exact however adds interleave); a fault if the counter passes 2^64 or,
+// for a subtree count, 2^count_bits (the add that carries it past sees it).
+fn add_to_counter(subtrees: bool, index: u32, value: vec2<u32>) {
     var carry = 0u;
+    var after = vec2<u32>(0u, 0u);
     if value.x != 0u {
-        let old = atomicAdd(&totals[2u * counter], value.x);
-        carry = select(0u, 1u, old + value.x < old);
+        var old = 0u;
+        if subtrees {
+            old = atomicAdd(&multiplicity[2u * index], value.x);
+        } else {
+            old = atomicAdd(&totals[2u * index], value.x);
+        }
+        after.x = old + value.x;
+        carry = select(0u, 1u, after.x < old);
     }
     if value.y == 0xffffffffu && carry != 0u {
         perft_fault(FAULT_COUNT_OVERFLOW);
     }
     let high = value.y + carry;
     if high != 0u {
-        let old = atomicAdd(&totals[2u * counter + 1u], high);
-        if old + high < old {
+        var old = 0u;
+        if subtrees {
+            old = atomicAdd(&multiplicity[2u * index + 1u], high);
+        } else {
+            old = atomicAdd(&totals[2u * index + 1u], high);
+        }
+        after.y = old + high;
+        if after.y < old {
             perft_fault(FAULT_COUNT_OVERFLOW);
         }
     }
+    if subtrees && count_past_limit(after) {
+        perft_fault(FAULT_COUNT_OVERFLOW);
+    }
 }
 
-// Adds each invocation's weighted value (`perft_weight`) to its root's
-// total: one atomic per run of equal roots in the workgroup (children of
-// one root lie together). Every invocation of the workgroup must call it;
-// those without a position pass NO_ROOT.
-fn accumulate_by_root(local: u32, root: u32, value: vec2<u32>) {
+// Adds each invocation's value to its counter (see add_to_counter): one
+// add per run of equal targets in the workgroup (children of one root, or
+// of one parent, lie together). Every invocation of the workgroup must call
+// it with the same `subtrees`; those without a value pass NO_ROOT.
+fn accumulate_runs(local: u32, subtrees: bool, counter: u32, value: vec2<u32>) {
     leaf_values[local] = value;
-    leaf_roots[local] = root;
+    leaf_targets[local] = counter;
     workgroupBarrier();
     if local == 0u {
-        var run_root = leaf_roots[0];
+        var run_target = leaf_targets[0];
         var run_sum = vec2<u32>(0u, 0u);
         for (var index = 0u; index < POSITION_WORKGROUP; index++) {
-            if leaf_roots[index] != run_root {
-                if run_root != NO_ROOT {
-                    wide_counter_add_wide(run_root, run_sum);
+            if leaf_targets[index] != run_target {
+                if run_target != NO_ROOT {
+                    add_to_counter(subtrees, run_target, run_sum);
                 }
-                run_root = leaf_roots[index];
+                run_target = leaf_targets[index];
                 run_sum = vec2<u32>(0u, 0u);
             }
             run_sum = add_wide_checked(run_sum, leaf_values[index]);
         }
-        if run_root != NO_ROOT {
-            wide_counter_add_wide(run_root, run_sum);
+        if run_target != NO_ROOT {
+            add_to_counter(subtrees, run_target, run_sum);
         }
     }
+}
+
+// Adds each invocation's weighted value (`perft_weight`) to its root's total.
+fn accumulate_by_root(local: u32, root: u32, value: vec2<u32>) {
+    accumulate_runs(local, false, root, value);
 }
 
 // Whether `slot` was merged into an equal position of its level.
@@ -300,6 +322,32 @@ fn count_moves(
     }
 }
 
+// Finds in `merge_table` (cleared before the level) a slot equal to `slot`
+// (of root `root`; NO_ROOT: of any root) and returns it, or claims an entry
+// for `slot` and returns NO_ROOT. Linear probing from `hash`; the table has
+// at least twice the level's slots, so it never fills.
+fn merge_or_claim(slot: u32, hash: u32, root: u32) -> u32 {
+    let mask = parameters.merge_slots - 1u;
+    var entry = hash & mask;
+    for (var probes = 0u; probes <= mask; probes++) {
+        let claimed = atomicCompareExchangeWeak(&merge_table[entry], 0u, slot + 1u);
+        if claimed.exchanged {
+            return NO_ROOT;
+        }
+        if claimed.old_value == 0u {
+            // A spurious failure of the weak exchange: try the same entry again.
+            probes -= 1u;
+            continue;
+        }
+        let other = claimed.old_value - 1u;
+        if (root == NO_ROOT || root_of[other] == root) && perft_record_equal(other, slot) {
+            return other;
+        }
+        entry = (entry + 1u) & mask;
+    }
+    return NO_ROOT;
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn merge_duplicates(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -312,30 +360,14 @@ fn merge_duplicates(
     }
     let slot = parameters.start + index;
     let root = root_of[slot];
-    let mask = parameters.merge_slots - 1u;
-    var entry = (perft_record_hash(slot) ^ (root * 0x9e3779b9u)) & mask;
-    // Linear probing; the table has at least twice the level's slots, so it never fills.
-    for (var probes = 0u; probes <= mask; probes++) {
-        let claimed = atomicCompareExchangeWeak(&merge_table[entry], 0u, slot + 1u);
-        if claimed.exchanged {
-            return;
-        }
-        if claimed.old_value == 0u {
-            // A spurious failure of the weak exchange: try the same entry again.
-            probes -= 1u;
-            continue;
-        }
-        let other = claimed.old_value - 1u;
-        if root_of[other] == root && perft_record_equal(other, slot) {
-            let weight = slot_multiplicity(slot);
-            let old = atomicAdd(&multiplicity[2u * other], weight.x);
-            let carry = select(0u, 1u, old + weight.x < old);
-            atomicAdd(&multiplicity[2u * other + 1u], weight.y + carry);
-            atomicStore(&multiplicity[2u * slot], 0u);
-            atomicStore(&multiplicity[2u * slot + 1u], 0u);
-            return;
-        }
-        entry = (entry + 1u) & mask;
+    let other = merge_or_claim(slot, perft_record_hash(slot) ^ (root * 0x9e3779b9u), root);
+    if other != NO_ROOT {
+        let weight = slot_multiplicity(slot);
+        let old = atomicAdd(&multiplicity[2u * other], weight.x);
+        let carry = select(0u, 1u, old + weight.x < old);
+        atomicAdd(&multiplicity[2u * other + 1u], weight.y + carry);
+        atomicStore(&multiplicity[2u * slot], 0u);
+        atomicStore(&multiplicity[2u * slot + 1u], 0u);
     }
 }
 
@@ -460,33 +492,6 @@ fn add_wide_checked(first: vec2<u32>, second: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(low, high);
 }
 
-// Adds `value` to the subtree count of `slot`, with a fault if it passes 2^64
-// (the host then counts the subtree's children apart, in 128 bits).
-fn subtree_add(slot: u32, value: vec2<u32>) {
-    var carry = 0u;
-    var after = vec2<u32>(0u, 0u);
-    if value.x != 0u {
-        let old = atomicAdd(&multiplicity[2u * slot], value.x);
-        after.x = old + value.x;
-        carry = select(0u, 1u, after.x < old);
-    }
-    if value.y == 0xffffffffu && carry != 0u {
-        perft_fault(FAULT_COUNT_OVERFLOW);
-    }
-    let high = value.y + carry;
-    if high != 0u {
-        let old = atomicAdd(&multiplicity[2u * slot + 1u], high);
-        after.y = old + high;
-        if after.y < old {
-            perft_fault(FAULT_COUNT_OVERFLOW);
-        }
-    }
-    // The add that carries the count past the limit sees it pass.
-    if count_past_limit(after) {
-        perft_fault(FAULT_COUNT_OVERFLOW);
-    }
-}
-
 // Whether a count is at or past 2^count_bits (never, at 64 bits).
 fn count_past_limit(value: vec2<u32>) -> bool {
     let bits = parameters.count_bits;
@@ -497,35 +502,6 @@ fn count_past_limit(value: vec2<u32>) -> bool {
         return (value.y >> (bits - 32u)) != 0u;
     }
     return value.y != 0u || (value.x >> bits) != 0u;
-}
-
-var<workgroup> reduce_values: array<vec2<u32>, POSITION_WORKGROUP>;
-var<workgroup> reduce_parents: array<u32, POSITION_WORKGROUP>;
-
-// Adds each invocation's value to its parent's subtree count: one add per
-// run of equal parents in the workgroup (siblings lie together). Every
-// invocation of the workgroup must call it; those without a slot pass NO_ROOT.
-fn accumulate_by_parent(local: u32, parent: u32, value: vec2<u32>) {
-    reduce_values[local] = value;
-    reduce_parents[local] = parent;
-    workgroupBarrier();
-    if local == 0u {
-        var run_parent = reduce_parents[0];
-        var run_sum = vec2<u32>(0u, 0u);
-        for (var index = 0u; index < POSITION_WORKGROUP; index++) {
-            if reduce_parents[index] != run_parent {
-                if run_parent != NO_ROOT {
-                    subtree_add(run_parent, run_sum);
-                }
-                run_parent = reduce_parents[index];
-                run_sum = vec2<u32>(0u, 0u);
-            }
-            run_sum = add_wide_checked(run_sum, reduce_values[index]);
-        }
-        if run_parent != NO_ROOT {
-            subtree_add(run_parent, run_sum);
-        }
-    }
 }
 
 // One invocation a slot of a level just written (or of the roots): the
@@ -557,25 +533,9 @@ fn dedupe_level(
     if parameters.merge_slots == 0u {
         return;
     }
-    let mask = parameters.merge_slots - 1u;
-    var entry = key.y & parameters.index_mask & mask;
-    // Linear probing; the table has at least twice the level's slots, so it never fills.
-    for (var probes = 0u; probes <= mask; probes++) {
-        let claimed = atomicCompareExchangeWeak(&merge_table[entry], 0u, slot + 1u);
-        if claimed.exchanged {
-            return;
-        }
-        if claimed.old_value == 0u {
-            // A spurious failure of the weak exchange: try the same entry again.
-            probes -= 1u;
-            continue;
-        }
-        let other = claimed.old_value - 1u;
-        if perft_record_equal(other, slot) {
-            set_slot_state(slot, other);
-            return;
-        }
-        entry = (entry + 1u) & mask;
+    let other = merge_or_claim(slot, key.y & parameters.index_mask, NO_ROOT);
+    if other != NO_ROOT {
+        set_slot_state(slot, other);
     }
 }
 
@@ -600,5 +560,5 @@ fn reduce_level(
         }
         parent = root_of[slot];
     }
-    accumulate_by_parent(local, parent, value);
+    accumulate_runs(local, true, parent, value);
 }

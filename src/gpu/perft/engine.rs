@@ -460,11 +460,13 @@ impl<G: PerftGame> PerftEngine<G> {
             &[
                 (&self.multiplicity, 0, size * 8),
                 (&self.roots, u64::from(self.plan.capacity) * 4, size * 4),
+                (&self.totals, 0, 8),
                 (&self.status, 0, 4),
             ],
         )?;
-        self.fault_error(words[roots as usize * 3])?;
-        let (counts, states) = words.split_at(roots as usize * 2);
+        let (counts, rest) = words.split_at(roots as usize * 2);
+        let (states, rest) = rest.split_at(roots as usize);
+        self.fault_error(rest[2])?;
         let count_of = |slot: usize| u64::from(counts[2 * slot]) | u64::from(counts[2 * slot + 1]) << 32;
         let totals: Vec<u64> = (0..roots as usize)
             .map(|slot| {
@@ -473,7 +475,7 @@ impl<G: PerftGame> PerftEngine<G> {
                 if (state as usize) < roots as usize { count_of(state as usize) } else { count_of(slot) }
             })
             .collect();
-        self.statistics.leaves_counted += self.read_totals(1)?[0];
+        self.statistics.leaves_counted += u64::from(rest[0]) | u64::from(rest[1]) << 32;
         (counted.progress)(totals.iter().sum());
         Ok(totals)
     }
@@ -502,9 +504,11 @@ impl<G: PerftGame> PerftEngine<G> {
             let mut offset = 0;
             while offset < count {
                 let part = chunk.min(count - offset);
-                let parameters =
-                    PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() };
-                self.dispatch(entry, parameters, part);
+                self.dispatch(
+                    entry,
+                    PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
+                    part,
+                );
                 self.statistics.leaf_dispatches += 1;
                 offset += part;
                 // Progress costs a round trip; take one at most every so often.
