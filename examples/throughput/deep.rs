@@ -39,7 +39,7 @@ fn gpu_rows(depth: u32, gpu_hash: Option<u64>, rounds: usize) -> Vec<Row> {
     let start = Position::start();
     let expected = published_count(&start, depth);
     println!(
-        "GPU start perft({depth}) on {}, {rounds} alternating rounds, median; a {} MiB table cleared each round",
+        "GPU start perft({depth}) on {}, {rounds} alternating rounds, median; a {} MiB table cleared each round; without it,\n  equal positions of a level are merged under each root",
         context.adapter_description(),
         table_engine.transposition_table_bytes() >> 20
     );
@@ -70,7 +70,7 @@ fn gpu_rows(depth: u32, gpu_hash: Option<u64>, rounds: usize) -> Vec<Row> {
     );
     let checked = Some(if expected.is_some() { "published" } else { "each other" });
     let table = format!("gpu, {} MiB table", table_engine.transposition_table_bytes() >> 20);
-    [("gpu, no table".to_owned(), plain), (table, hashed)]
+    [("gpu, no table (levels merged per root)".to_owned(), plain), (table, hashed)]
         .into_iter()
         .map(|(engine, time)| {
             Row::counted("deep", engine, "start position", u64::from(depth), nodes as f64, time, checked)
