@@ -8,13 +8,28 @@ use std::path::Path;
 /// The largest suite or SGF file read: far above any published suite.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
+/// UTF-8's byte-order mark, which some editors put at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
 /// The longest line of a suite read: a FEN or SFEN with its counts is a
 /// few hundred bytes.
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// The text of `path`, refused with an `InvalidData` error naming the limit
-/// when it holds more than `limit` bytes (read no further than that).
+/// when it holds more than `limit` bytes (read no further than that), and
+/// refused at once when it is not a regular file: opening a FIFO would wait
+/// for a writer for ever, and a device has no end. A leading UTF-8
+/// byte-order mark, as Windows editors write, is dropped.
 pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    // Checked before opening: `open` itself blocks on a FIFO with no writer.
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() { "a folder" } else { "not a regular file" };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what}; only regular files are read"),
+        ));
+    }
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
@@ -23,6 +38,9 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
             std::io::ErrorKind::InvalidData,
             format!("larger than {} MiB, the most read from such a file", limit >> 20),
         ));
+    }
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        bytes.drain(..BYTE_ORDER_MARK.len());
     }
     String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
@@ -39,15 +57,46 @@ pub fn overlong(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    fn temporary(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("gpu-movegen-files-{name}-{}", std::process::id()))
+    }
+
     #[test]
-    fn an_endless_file_is_refused_at_the_limit() {
-        let error = super::read_text(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
+    fn a_file_past_the_limit_is_refused_at_the_limit() {
+        let path = temporary("large");
+        std::fs::write(&path, vec![b'a'; (1 << 20) + 1]).unwrap();
+        let error = super::read_text(&path, 1 << 20).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
         assert!(error.to_string().contains("larger than 1 MiB"), "{error}");
     }
 
     #[test]
+    fn devices_fifos_and_folders_are_refused_without_waiting() {
+        let error = super::read_text(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        let error = super::read_text(&std::env::temp_dir(), 1 << 20).unwrap_err();
+        assert!(error.to_string().contains("a folder"), "{error}");
+        let fifo = temporary("fifo");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let error = super::read_text(&fifo, 1 << 20).unwrap_err();
+        std::fs::remove_file(&fifo).unwrap();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let path = temporary("bom");
+        std::fs::write(&path, b"\xef\xbb\xbfrnbqkbnr\n").unwrap();
+        let text = super::read_text(&path, 1 << 20).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(text, "rnbqkbnr\n");
+    }
+
+    #[test]
     fn text_that_is_not_utf8_is_refused_with_its_line() {
-        let path = std::env::temp_dir().join(format!("gpu-movegen-files-{}", std::process::id()));
+        let path = temporary("utf8");
         std::fs::write(&path, b"one\ntwo \xe9\n").unwrap();
         let error = super::read_text(&path, 1 << 20).unwrap_err();
         std::fs::remove_file(&path).unwrap();

@@ -76,6 +76,13 @@ fn every_command_the_fuzzing_broke_ends_within_seconds_and_a_gibibyte() {
         .unwrap();
     let shallow_suite = path("shallow.epd");
     std::fs::write(&shallow_suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n").unwrap();
+    let fifo = path("fifo");
+    let fifo_name = std::ffi::CString::new(fifo.as_str()).unwrap();
+    // SAFETY: mkfifo reads a NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
+    let folder_name = folder.to_str().unwrap().to_owned();
+    let huge = path("huge.epd");
+    std::fs::File::create(&huge).unwrap().set_len(65 << 20).unwrap();
     let refusals: Vec<(Vec<&str>, &str)> = vec![
         // Depths past each game's maximum: refused, never started.
         (vec!["perft", "--depth", "1000", "--backend", "cpu"], "0..=64"),
@@ -100,13 +107,21 @@ fn every_command_the_fuzzing_broke_ends_within_seconds_and_a_gibibyte() {
         (vec!["unique", "--depth", "2", "--memory", "4000000"], "of this machine's"),
         (vec!["gtp", "--time", "1e20"], "from 0 to 86400"),
         (vec!["gtp", "--time", "1e19"], "from 0 to 86400"),
-        // Endless files.
-        (vec!["perft", "--epd", "/dev/zero"], "MiB, the most read from such a file"),
-        (vec!["verify", "--epd", "/dev/zero"], "MiB, the most read from such a file"),
-        (vec!["shogi", "perft", "--epd", "/dev/zero"], "MiB, the most read from such a file"),
-        (vec!["shogi", "verify", "--epd", "/dev/zero"], "MiB, the most read from such a file"),
-        (vec!["go", "perft", "--sgf", "/dev/zero"], "MiB, the most read from such a file"),
-        (vec!["perft", "run-unit", "/dev/zero"], "MiB, the most read from such a file"),
+        // Endless files, FIFOs that no one writes to, folders: refused before opening.
+        (vec!["perft", "--epd", "/dev/zero"], "not a regular file"),
+        (vec!["verify", "--epd", "/dev/zero"], "not a regular file"),
+        (vec!["shogi", "perft", "--epd", "/dev/zero"], "not a regular file"),
+        (vec!["shogi", "verify", "--epd", "/dev/zero"], "not a regular file"),
+        (vec!["go", "perft", "--sgf", "/dev/zero"], "not a regular file"),
+        (vec!["perft", "run-unit", "/dev/zero"], "not a regular file"),
+        (vec!["perft", "--epd", &fifo], "not a regular file"),
+        (vec!["shogi", "perft", "--epd", &fifo], "not a regular file"),
+        (vec!["go", "perft", "--sgf", &fifo], "not a regular file"),
+        (vec!["go", "playouts", "--sgf", &fifo, "--seed", "1", "--playouts", "8"], "not a regular file"),
+        (vec!["perft", "run-unit", &fifo], "not a regular file"),
+        (vec!["perft", "--epd", &folder_name], "a folder"),
+        // A file past the limit.
+        (vec!["perft", "--epd", &huge], "MiB, the most read from such a file"),
         // A check that would count nothing.
         (vec!["perft", "--epd", &shallow_suite, "--max-depth", "0", "--backend", "cpu"], "nothing would be counted"),
         // Control bytes are escaped, not echoed.
@@ -117,6 +132,22 @@ fn every_command_the_fuzzing_broke_ends_within_seconds_and_a_gibibyte() {
         assert!(!output.stderr.contains(&0x1b), "{arguments:?} echoed a control byte");
     }
     assert!(!std::path::Path::new(&split).exists(), "a refused split left files");
+    // SGF files that overflowed the stack or took 110 times their size: a
+    // sequence and a nesting of 140,000 nodes, 60 MiB of empty properties.
+    let deep = path("deep.sgf");
+    std::fs::write(&deep, format!("(;SZ[19]{})", ";B[]".repeat(140_000))).unwrap();
+    let nested = path("nested.sgf");
+    std::fs::write(&nested, format!("(;SZ[9]{}{}", "(;".repeat(140_000), ")".repeat(140_001))).unwrap();
+    let large = path("large.sgf");
+    std::fs::write(&large, format!("(;SZ[19]C{})", "[]".repeat(30 << 20))).unwrap();
+    for sgf in [&deep, &nested, &large] {
+        check(&["go", "perft", "--sgf", sgf, "--depth", "1", "--backend", "cpu"], b"", 0, "Nodes searched");
+        let stream = format!("loadsgf {sgf}\nloadsgf {fifo}\nname\n");
+        let output = check(&["gtp", "--backend", "cpu"], stream.as_bytes(), 0, "");
+        let replies = String::from_utf8(output.stdout).unwrap();
+        assert!(replies.starts_with("=\n\n? cannot load file: not a regular file"), "{replies}");
+        assert!(replies.ends_with("= gpu-movegen\n\n"), "{replies}");
+    }
     // GTP answers every command of a stream with bad bytes and an overlong line.
     let mut stream = b"name\nplay b \xe9\n".to_vec();
     stream.extend(std::iter::repeat_n(b'x', 100 << 10));

@@ -190,7 +190,7 @@ fn sgf_main_line_setup_and_komi() {
     let played = read_sgf("(;SZ[5]PL[W])").unwrap();
     assert_eq!(played.position.to_move(), Color::White);
     assert!(matches!(read_sgf("(;SZ[9:7])"), Err(SgfError::Size(9, 7))));
-    assert!(matches!(read_sgf("not sgf"), Err(SgfError::Parse(_))));
+    assert!(matches!(read_sgf("not sgf"), Err(SgfError::Parse { .. })));
     assert!(matches!(read_sgf("(;SZ[5];B[cc];W[cc])"), Err(SgfError::IllegalMove { node: 3, .. })));
     assert!(matches!(read_sgf("(;SZ[5];B[zz])"), Err(SgfError::OffBoard { .. })));
     assert!(matches!(read_sgf("(;SZ[5]AB[ab][ba]AW[aa])"), Err(SgfError::DeadSetup { .. })));

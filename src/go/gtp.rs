@@ -73,8 +73,9 @@ pub const COMMANDS: &[&str] = &[
 /// `genmove` resigns when the best move wins less than this share of its playouts.
 pub const RESIGN_SHARE: f64 = 0.05;
 
-/// The largest SGF file `loadsgf` reads.
-pub const MAX_SGF_BYTES: u64 = 16 << 20;
+/// The largest SGF file `loadsgf` reads: the command line's limit, since
+/// the streaming reader needs little more than the text.
+pub const MAX_SGF_BYTES: u64 = crate::files::MAX_INPUT_BYTES;
 
 /// What `genmove` decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
