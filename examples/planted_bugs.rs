@@ -10,7 +10,15 @@
 //! - `garbage-count`: the first move's count is the word `many`;
 //! - `die`: the engine exits when asked to count;
 //! - `hang`: the engine never answers a count;
-//! - `binary`: the perftree answer ends in bytes that are not UTF-8;
+//! - `binary`: the answer ends in bytes that are not UTF-8;
+//! - `wrong-total`: the total is one more than the moves' counts add up to;
+//! - `flood`: the engine writes `info` lines for ever instead of counting;
+//! - `huge-count`: the first move's count has 100 million digits;
+//! - `truncated`: the perftree answer stops after its moves (no blank line
+//!   and no total), and the engine exits;
+//! - `orphan`: the perftree engine leaves a child holding its output
+//!   (after its whole answer with `orphan`; with `orphan-silent` it exits
+//!   without answering);
 //! - anything else (or unset): no bug, the crate's own counts.
 //!
 //! ```text
@@ -31,6 +39,12 @@ enum Bug {
     Die,
     Hang,
     Binary,
+    WrongTotal,
+    Flood,
+    HugeCount,
+    Truncated,
+    Orphan,
+    OrphanSilent,
     None,
 }
 
@@ -45,6 +59,12 @@ impl Bug {
             Ok("die") => Bug::Die,
             Ok("hang") => Bug::Hang,
             Ok("binary") => Bug::Binary,
+            Ok("wrong-total") => Bug::WrongTotal,
+            Ok("flood") => Bug::Flood,
+            Ok("huge-count") => Bug::HugeCount,
+            Ok("truncated") => Bug::Truncated,
+            Ok("orphan") => Bug::Orphan,
+            Ok("orphan-silent") => Bug::OrphanSilent,
             _ => Bug::None,
         }
     }
@@ -106,6 +126,11 @@ fn divide(position: &Position, depth: u32, bug: Bug, chess960: bool) -> Vec<(Str
     {
         first.1 = "many".to_owned();
     }
+    if bug == Bug::HugeCount
+        && let Some(first) = lines.first_mut()
+    {
+        first.1 = "9".repeat(100_000_000);
+    }
     lines.sort();
     lines
 }
@@ -119,13 +144,36 @@ fn play(fen: &str, moves: &[&str]) -> Position {
     position
 }
 
-fn counted(depth: u32, bug: Bug) {
+/// What a bug does before an answer: exit, hang, flood, or leave a child
+/// behind that holds the engine's output.
+fn counted(bug: Bug) {
     match bug {
         Bug::Die => std::process::exit(3),
         Bug::Hang => std::thread::sleep(std::time::Duration::from_secs(3600)),
+        Bug::Flood => {
+            let mut stdout = std::io::stdout();
+            while writeln!(stdout, "info string still thinking").is_ok() {}
+            std::process::exit(0);
+        }
+        Bug::OrphanSilent => {
+            leave_orphan();
+            std::process::exit(0);
+        }
         _ => {}
     }
-    let _ = depth;
+}
+
+/// Starts a child that inherits stdout and outlives this process.
+fn leave_orphan() {
+    // Never waited for, on purpose: it is meant to outlive this process.
+    #[allow(clippy::zombie_processes)]
+    std::process::Command::new("sleep").arg("3600").spawn().expect("sleep starts");
+}
+
+/// The total the engine reports for `lines`, with the bug's change.
+fn total(lines: &[(String, String)], bug: Bug) -> u64 {
+    let sum: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
+    if bug == Bug::WrongTotal { sum + 1 } else { sum }
 }
 
 fn uci(bug: Bug) {
@@ -150,11 +198,14 @@ fn uci(bug: Bug) {
             }
             ["go", "perft", depth] => {
                 let depth: u32 = depth.parse().expect("a depth");
-                counted(depth, bug);
+                counted(bug);
                 let lines = divide(&position, depth, bug, chess960 || position.is_chess960());
-                let total: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
+                let total = total(&lines, bug);
                 for (mv, count) in lines {
                     writeln!(stdout, "{mv}: {count}").unwrap();
+                }
+                if bug == Bug::Binary {
+                    stdout.write_all(b"e2e4: \xff\xfe\n").unwrap();
                 }
                 writeln!(stdout, "\nNodes searched: {total}\n").unwrap();
             }
@@ -178,9 +229,9 @@ fn main() {
     let depth: u32 = depth.parse().expect("a depth");
     let moves: Vec<&str> = rest.iter().flat_map(|moves| moves.split_whitespace()).collect();
     let position = play(fen, &moves);
-    counted(depth, bug);
+    counted(bug);
     let lines = divide(&position, depth, bug, position.is_chess960());
-    let total: u64 = lines.iter().map(|(_, count)| count.parse::<u64>().unwrap_or(0)).sum();
+    let total = total(&lines, bug);
     let mut stdout = std::io::stdout();
     for (mv, count) in &lines {
         writeln!(stdout, "{mv} {count}").unwrap();
@@ -188,5 +239,11 @@ fn main() {
     if bug == Bug::Binary {
         stdout.write_all(b"e2e4 \xff\xfe\n").unwrap();
     }
-    writeln!(stdout, "\n{total}").unwrap();
+    if bug != Bug::Truncated {
+        writeln!(stdout, "\n{total}").unwrap();
+    }
+    stdout.flush().unwrap();
+    if bug == Bug::Orphan {
+        leave_orphan();
+    }
 }

@@ -190,3 +190,61 @@ fn engines_that_fail_are_clear_errors() {
     assert_refused(&bisect(&["--engine", &engine, "--protocol", "perftree", "--depth", "2"], "binary"), "not UTF-8");
     assert_refused(&bisect(&["--engine", &uci, "--depth", "2", "--moves", "e2e5"], "none"), "--moves");
 }
+
+/// Runs a bisection and returns it with how long it took.
+fn timed(arguments: &[&str], bug: &str) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = bisect(arguments, bug);
+    (output, started.elapsed())
+}
+
+#[test]
+fn an_engine_whose_total_contradicts_its_moves_is_wrong_never_agreed_with() {
+    let engine = planted_bugs();
+    for (command, protocol) in [(format!("{engine} --uci"), "uci"), (engine.clone(), "perftree")] {
+        let output = bisect(&["--engine", &command, "--protocol", protocol, "--depth", "2"], "wrong-total");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{protocol}: {stderr}");
+        assert!(stderr.contains("the engine's total 401 is not the sum of its moves' counts (400)"), "{stderr}");
+        assert!(String::from_utf8_lossy(&output.stdout).starts_with("position: rnbqkbnr/"), "{protocol}");
+    }
+}
+
+#[test]
+fn engines_that_flood_or_linger_end_within_the_timeout_in_bounded_memory() {
+    let engine = planted_bugs();
+    let uci = format!("{engine} --uci");
+    let perftree = ["--protocol", "perftree"];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        // `yes` floods before it ever answers `uci`; over perftree, instead of a divide.
+        (vec!["--engine", "yes"], "none", "passed 10000 lines"),
+        ([&["--engine", "yes"][..], &perftree].concat(), "none", "passed 10000 lines"),
+        (vec!["--engine", &uci], "flood", "passed 10000 lines"),
+        ([&["--engine", &engine][..], &perftree].concat(), "flood", "passed 10000 lines"),
+        (vec!["--engine", &uci], "huge-count", "longer than 4 KiB"),
+        ([&["--engine", &engine][..], &perftree].concat(), "huge-count", "longer than 4 KiB"),
+        (vec!["--engine", &uci], "binary", "not UTF-8"),
+        ([&["--engine", &engine][..], &perftree].concat(), "truncated", "cut short"),
+        // A child that keeps the engine's output open is ended with it.
+        ([&["--engine", &engine][..], &perftree].concat(), "orphan-silent", "within 2 s"),
+    ];
+    for (engine_arguments, bug, needle) in &cases {
+        let arguments = [&engine_arguments[..], &["--depth", "2", "--timeout", "2"]].concat();
+        let (output, took) = timed(&arguments, bug);
+        assert_refused(&output, needle);
+        assert!(output.stderr.len() < 400, "{bug}: {} bytes of error", output.stderr.len());
+        assert!(took < Duration::from_secs(6), "{arguments:?} with {bug} took {took:?}");
+    }
+    // An engine that answers, then leaves a child holding its output: the
+    // answer counts, and the bisection goes on.
+    let (output, took) = timed(&["--engine", &engine, "--protocol", "perftree", "--depth", "2"], "orphan");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    // SAFETY: getrusage writes one rusage into the zeroed struct it is given.
+    let peak_kib = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage.ru_maxrss
+    };
+    assert!(peak_kib < 1 << 20, "a bisection reached {} MiB", peak_kib >> 10);
+}

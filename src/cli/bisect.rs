@@ -9,9 +9,9 @@
 //! move that is not even pseudo-legal is an error (exit code 2).
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write as _};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use gpu_movegen::chess::pseudo_legal::seed_destinations;
@@ -81,7 +81,18 @@ pub fn run_bisect(arguments: BisectArgs) -> Result<ExitCode, CliError> {
     loop {
         let our_divide = ours.divide(&position, depth, &quiet)?;
         let uci_path: Vec<String> = path.iter().map(|mv| mv.uci(chess960).to_string()).collect();
-        let their_divide = other.divide(&root_fen, &uci_path, depth)?;
+        let (their_divide, their_total) = other.divide(&root_fen, &uci_path, depth)?;
+        let their_sum = their_divide.iter().try_fold(0u64, |sum, (_, count)| sum.checked_add(*count));
+        if their_sum != Some(their_total) {
+            // The engine contradicts itself: wrong, whatever ours say.
+            let sum = their_sum.map_or("more than 2^64".to_owned(), |sum| sum.to_string());
+            eprintln!(
+                "bisect: depth {depth}: the engine's total {their_total} is not the sum of its moves' counts ({sum})"
+            );
+            println!("position: {}", position.to_fen());
+            println!("moves: {}", uci_path.join(" "));
+            return Ok(ExitCode::from(1));
+        }
         let (theirs, extra) = classify(&position, &their_divide)?;
         let missing: Vec<Move> = our_divide.iter().map(|(mv, _)| *mv).filter(|mv| !theirs.contains_key(mv)).collect();
         let report = |missing: &[Move], extra: &[String]| {
@@ -143,7 +154,7 @@ fn classify(position: &Position, divide: &Divide) -> Result<(HashMap<Move, u64>,
             Err(_) => {
                 return Err(CliError::Usage(format!(
                     "the engine named the move '{}' in {}, which is not even pseudo-legal",
-                    escape_controls(text),
+                    shown(text),
                     position.to_fen()
                 )));
             }
@@ -186,9 +197,156 @@ fn is_pseudo_legal(position: &Position, text: &str) -> bool {
     }
 }
 
+/// The longest line read from the other engine: a divide line is a move
+/// and a count, and a UCI `info` line a few hundred bytes.
+const MAX_ENGINE_LINE_BYTES: usize = 4 << 10;
+
+/// The most lines one answer may take: a divide has at most 218 moves, and
+/// engines add a little chatter.
+const MAX_ANSWER_LINES: usize = 10_000;
+
+/// Lines waiting between the reading thread and the bisection: the engine
+/// blocks on its writes past this, so a flood takes no memory.
+const LINES_IN_FLIGHT: usize = 256;
+
+/// One event of the other engine's output.
+enum EngineOutput {
+    Line(String),
+    /// A line that is not UTF-8 text.
+    NotText,
+    /// A line past [`MAX_ENGINE_LINE_BYTES`].
+    TooLong,
+    /// The output ended (the engine exited, or closed it).
+    Closed,
+}
+
+/// Reads `stream` line by line on a thread of its own, each line bounded,
+/// into a bounded channel; stops at the first event that is not a line.
+fn read_lines(stream: impl std::io::Read + Send + 'static) -> Receiver<EngineOutput> {
+    let (sender, receiver) = sync_channel(LINES_IN_FLIGHT);
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stream);
+        loop {
+            let mut bytes = Vec::new();
+            let limit = MAX_ENGINE_LINE_BYTES as u64 + 1;
+            let event = match (&mut reader).take(limit).read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => EngineOutput::Closed,
+                Ok(_) if bytes.len() > MAX_ENGINE_LINE_BYTES => EngineOutput::TooLong,
+                Ok(_) => {
+                    while bytes.last().is_some_and(|byte| *byte == b'\n' || *byte == b'\r') {
+                        bytes.pop();
+                    }
+                    String::from_utf8(bytes).map_or(EngineOutput::NotText, EngineOutput::Line)
+                }
+            };
+            let last = !matches!(event, EngineOutput::Line(_));
+            if sender.send(event).is_err() || last {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+/// The lines of one answer, up to and including the one `done` accepts,
+/// read by `deadline`; every way of not answering is an error naming
+/// `asked`. `perftree`: the output closing is the answer cut short, unless
+/// nothing came (UCI engines that close have exited).
+fn read_answer(
+    lines: &Receiver<EngineOutput>,
+    asked: &str,
+    mut done: impl FnMut(&str) -> bool,
+    perftree: bool,
+    deadline: Instant,
+    timeout: Duration,
+) -> Result<Vec<String>, CliError> {
+    let mut read: Vec<String> = Vec::new();
+    loop {
+        // Checked before every line, so that a flood of queued lines
+        // cannot carry the wait past the deadline.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = if left.is_zero() { Err(RecvTimeoutError::Timeout) } else { lines.recv_timeout(left) };
+        let line = match event {
+            Ok(EngineOutput::Line(line)) => line,
+            Ok(EngineOutput::NotText) => {
+                return Err(CliError::Usage(format!(
+                    "the engine's answer to '{asked}' has a line that is not UTF-8 text"
+                )));
+            }
+            Ok(EngineOutput::TooLong) => {
+                return Err(CliError::Usage(format!(
+                    "the engine's answer to '{asked}' has a line longer than {} KiB",
+                    MAX_ENGINE_LINE_BYTES >> 10
+                )));
+            }
+            Ok(EngineOutput::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                return Err(CliError::Usage(if perftree && !read.is_empty() {
+                    format!("the engine's answer to '{asked}' is cut short: no blank line and total after its moves")
+                } else {
+                    format!("the engine exited before it answered '{asked}'")
+                }));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(CliError::Usage(format!(
+                    "the engine gave no complete answer to '{asked}' within {} s",
+                    timeout.as_secs()
+                )));
+            }
+        };
+        let last = done(&line);
+        read.push(line);
+        if last {
+            return Ok(read);
+        }
+        if read.len() >= MAX_ANSWER_LINES {
+            return Err(CliError::Usage(format!(
+                "the engine's answer to '{asked}' passed {MAX_ANSWER_LINES} lines without ending"
+            )));
+        }
+    }
+}
+
+/// Starts `program` in a process group of its own, so that ending the
+/// group ends whatever it started too.
+fn spawn_engine(program: &str, arguments: &[String], input: Stdio) -> Result<Child, CliError> {
+    use std::os::unix::process::CommandExt as _;
+    Command::new(program)
+        .args(arguments)
+        .stdin(input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|error| CliError::Usage(format!("cannot start the engine '{}': {error}", shown(program))))
+}
+
+/// Kills the engine's process group (its children too) and reaps the engine.
+fn end_engine(child: &mut Child) {
+    if let Ok(group) = i32::try_from(child.id()) {
+        // SAFETY: killpg only sends a signal; the group is the engine's own
+        // (process_group(0) made its pid the group id), not this process's.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// At most 60 characters of an engine's text, control characters escaped:
+/// an error message stays one short line whatever the engine wrote.
+fn shown(text: &str) -> String {
+    const MOST: usize = 60;
+    let mut cut: String = text.chars().take(MOST).collect();
+    if text.chars().nth(MOST).is_some() {
+        cut.push('…');
+    }
+    escape_controls(&cut)
+}
+
 /// The other engine, running or ready to run.
 enum OtherEngine {
-    Uci { child: Child, input: ChildStdin, lines: Receiver<String>, timeout: Duration },
+    Uci { child: Child, input: ChildStdin, lines: Receiver<EngineOutput>, timeout: Duration },
     Perftree { program: String, arguments: Vec<String>, timeout: Duration },
 }
 
@@ -200,26 +358,9 @@ impl OtherEngine {
         if protocol == Protocol::Perftree {
             return Ok(OtherEngine::Perftree { program, arguments, timeout });
         }
-        let mut child = Command::new(&program)
-            .args(&arguments)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| {
-                CliError::Usage(format!("cannot start the engine '{}': {error}", escape_controls(&program)))
-            })?;
+        let mut child = spawn_engine(&program, &arguments, Stdio::piped())?;
         let input = child.stdin.take().expect("stdin was piped");
-        let output = child.stdout.take().expect("stdout was piped");
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = read_lines(child.stdout.take().expect("stdout was piped"));
         let mut engine = OtherEngine::Uci { child, input, lines, timeout };
         engine.send("uci")?;
         engine.read_until("uci", |line| line.trim() == "uciok")?;
@@ -238,57 +379,45 @@ impl OtherEngine {
             .map_err(|error| CliError::Usage(format!("the engine stopped reading its input ('{command}'): {error}")))
     }
 
-    /// Lines up to and including the one `last` accepts.
+    /// UCI lines up to and including the one `last` accepts.
     fn read_until(&mut self, asked: &str, last: impl Fn(&str) -> bool) -> Result<Vec<String>, CliError> {
         let OtherEngine::Uci { lines, timeout, .. } = self else { return Ok(Vec::new()) };
-        let deadline = Instant::now() + *timeout;
-        let mut read = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = last(&line);
-                    read.push(line);
-                    if done {
-                        return Ok(read);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(CliError::Usage(format!(
-                        "the engine gave no complete answer to '{asked}' within {} s",
-                        timeout.as_secs()
-                    )));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(CliError::Usage(format!("the engine exited before it answered '{asked}'")));
-                }
-            }
-        }
+        read_answer(lines, asked, |line| last(line), false, Instant::now() + *timeout, *timeout)
     }
 
-    /// The engine's divide of the position `moves` reach from `fen`.
-    fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CliError> {
+    /// The engine's divide of the position `moves` reach from `fen`, and
+    /// the total it gave with it.
+    fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<(Divide, u64), CliError> {
         let joined = moves.join(" ");
-        let text = match self {
+        match self {
             OtherEngine::Uci { .. } => {
                 let position =
                     if moves.is_empty() { format!("fen {fen}") } else { format!("fen {fen} moves {joined}") };
                 self.send(&format!("position {position}"))?;
                 let asked = format!("go perft {depth}");
                 self.send(&asked)?;
-                self.read_until(&asked, |line| line.starts_with("Nodes searched"))?
+                let mut text = self.read_until(&asked, |line| line.starts_with("Nodes searched"))?;
+                let total_line = text.pop().expect("the answer ends with its total");
+                let total = total_line
+                    .strip_prefix("Nodes searched")
+                    .map(|rest| rest.trim_start_matches(':').trim())
+                    .and_then(|count| count.parse::<u64>().ok())
+                    .ok_or_else(|| {
+                        CliError::Usage(format!("cannot read the engine's total '{}'", shown(&total_line)))
+                    })?;
+                Ok((parse_divide(&text, ": ")?, total))
             }
             OtherEngine::Perftree { program, arguments, timeout } => {
-                run_once(program, arguments, &[depth.to_string(), fen.to_owned(), joined], *timeout)?
+                let mut text = run_once(program, arguments, &[depth.to_string(), fen.to_owned(), joined], *timeout)?;
+                let total_line = text.pop().expect("the answer ends with its total");
+                let total = total_line.trim().parse::<u64>().map_err(|_| {
+                    CliError::Usage(format!(
+                        "cannot read the engine's total '{}' (perftree's answer ends with a blank line and the total)",
+                        shown(&total_line)
+                    ))
+                })?;
+                Ok((parse_divide(&text, " ")?, total))
             }
-        };
-        parse_divide(&text, self.separator())
-    }
-
-    fn separator(&self) -> &'static str {
-        match self {
-            OtherEngine::Uci { .. } => ": ",
-            OtherEngine::Perftree { .. } => " ",
         }
     }
 }
@@ -301,62 +430,74 @@ impl Drop for OtherEngine {
             let deadline = Instant::now() + Duration::from_millis(500);
             while Instant::now() < deadline {
                 if matches!(child.try_wait(), Ok(Some(_))) {
-                    return;
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(10));
             }
-            let _ = child.kill();
-            let _ = child.wait();
+            end_engine(child);
         }
     }
 }
 
-/// Runs a perftree-style engine once and returns its output lines.
+/// Runs a perftree-style engine once: its answer's lines, up to the total
+/// after the blank line. The answer and the engine's exit share one deadline;
+/// at it, the engine's process group is ended, children that hold its
+/// output included.
 fn run_once(program: &str, arguments: &[String], extra: &[String], timeout: Duration) -> Result<Vec<String>, CliError> {
-    let mut child = Command::new(program)
-        .args(arguments)
-        .args(extra.iter().filter(|argument| !argument.is_empty()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|error| CliError::Usage(format!("cannot start the engine '{}': {error}", escape_controls(program))))?;
-    let mut output = child.stdout.take().expect("stdout was piped");
-    // Read whole, so that output cut short by a read error or bytes that
-    // are not text is an error, never a shorter divide.
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut output, &mut bytes).map(|_| bytes)
-    });
+    let arguments: Vec<String> =
+        arguments.iter().chain(extra.iter().filter(|argument| !argument.is_empty())).cloned().collect();
+    let mut child = spawn_engine(program, &arguments, Stdio::null())?;
+    let lines = read_lines(child.stdout.take().expect("stdout was piped"));
     let deadline = Instant::now() + timeout;
+    let asked = format!("perft {} of the position", extra[0]);
+    let mut blank_seen = false;
+    let answer = read_answer(
+        &lines,
+        &asked,
+        |line| std::mem::replace(&mut blank_seen, line.trim().is_empty()) && !line.trim().is_empty(),
+        true,
+        deadline,
+        timeout,
+    );
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(error) => {
+            // A failed engine says so by its exit status, when it has one.
+            let status = child.try_wait().ok().flatten();
+            end_engine(&mut child);
+            return match status {
+                Some(status) if !status.success() => {
+                    Err(CliError::Usage(format!("the engine failed ({status}) on depth {}", extra[0])))
+                }
+                _ => Err(error),
+            };
+        }
+    };
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
             Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(CliError::Usage(format!("the engine gave no answer within {} s", timeout.as_secs())));
+                end_engine(&mut child);
+                return Err(CliError::Usage(format!(
+                    "the engine answered but did not exit within {} s",
+                    timeout.as_secs()
+                )));
             }
             Err(error) => return Err(CliError::Usage(format!("cannot wait for the engine: {error}"))),
         }
     };
+    // Whatever it left running with its output goes with it.
+    end_engine(&mut child);
     if !status.success() {
         return Err(CliError::Usage(format!("the engine failed ({status}) on depth {}", extra[0])));
     }
-    let bytes = reader
-        .join()
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| CliError::Usage("the engine's output could not be read".to_owned()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| CliError::Usage("the engine's output is not UTF-8 text".to_owned()))?;
-    Ok(text.lines().map(str::to_owned).collect())
+    Ok(answer)
 }
 
-/// `move<separator>count` lines; blank lines, the total and any other
-/// chatter (UCI `info` lines) are passed over, but a line that starts like
-/// a move and does not end in a count is an error.
+/// `move<separator>count` lines; blank lines and any other chatter (UCI
+/// `info` lines) are passed over, but a line that starts like a move and
+/// does not end in a count is an error.
 fn parse_divide(lines: &[String], separator: &str) -> Result<Divide, CliError> {
     let mut moves = Vec::new();
     for line in lines {
@@ -371,10 +512,7 @@ fn parse_divide(lines: &[String], separator: &str) -> Result<Divide, CliError> {
             continue;
         }
         let count: u64 = count.trim().parse().map_err(|_| {
-            CliError::Usage(format!(
-                "cannot read the engine's line '{}': no count after the move",
-                escape_controls(line)
-            ))
+            CliError::Usage(format!("cannot read the engine's line '{}': no count after the move", shown(line)))
         })?;
         moves.push((text.to_owned(), count));
     }
