@@ -152,6 +152,40 @@ fn the_clock_is_read_and_bad_times_are_refused() {
     // Byo-yomi time with no stones: no time limit.
     ask(&mut engine, "time_settings 0 10 0").unwrap();
     assert!(ask(&mut engine, "genmove b").is_ok());
+    // Clock values past a day are refused, as --time is.
+    for huge in ["time_settings 0 1000000000 1", "time_settings 1000000000 0 0", "time_left b 1e10 0"] {
+        assert_eq!(ask(&mut engine, huge), Err("syntax error: time from 0 to 86400 seconds".to_owned()), "{huge}");
+    }
+}
+
+#[test]
+fn no_clock_holds_a_move_past_the_engines_own_budget() {
+    use std::time::{Duration, Instant};
+    // Playouts only: one pass of them, however much the clock allows.
+    let mut engine = engine();
+    ask(&mut engine, "boardsize 9").unwrap();
+    for clock in ["time_settings 0 86400 1", "time_settings 86400 0 0", "time_settings 86400 86400 25"] {
+        ask(&mut engine, clock).unwrap();
+        let started = Instant::now();
+        assert!(ask(&mut engine, "genmove b").is_ok());
+        assert!(started.elapsed() < Duration::from_secs(10), "{clock}: {:?}", started.elapsed());
+        ask(&mut engine, "undo").unwrap();
+    }
+    // With --time, the clock may use up to it and no more.
+    let settings = SearchSettings { playouts: 64, time: Some(Duration::from_millis(300)), seed: 3, resign: true };
+    let mut engine = GtpEngine::new(CpuPlayouts, settings);
+    ask(&mut engine, "boardsize 9").unwrap();
+    ask(&mut engine, "time_settings 0 86400 1").unwrap();
+    let started = Instant::now();
+    assert!(ask(&mut engine, "genmove b").is_ok());
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(300) && took < Duration::from_secs(10), "{took:?}");
+    // A short clock shortens it.
+    ask(&mut engine, "time_settings 1 0 0").unwrap();
+    ask(&mut engine, "time_left w 0.1 0").unwrap();
+    let started = Instant::now();
+    assert!(ask(&mut engine, "genmove w").is_ok());
+    assert!(started.elapsed() < Duration::from_millis(300), "{:?}", started.elapsed());
 }
 
 #[test]

@@ -527,15 +527,20 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         let mut scores = vec![0i64; children.len()];
         let mut played = 0u64;
         let started = Instant::now();
-        let time = match &self.clock {
-            Some(clock) => Some(clock.budget(color, position.empty_point_count())),
-            None => self.settings.time,
+        // The engine's own budget bounds every move: --time when set, else one
+        // pass of --playouts. A clock only ever shortens it, so that no clock
+        // setting (a byo-yomi of years) can hold a move past that budget.
+        let clock = self.clock.map(|clock| clock.budget(color, position.empty_point_count()));
+        let limit = match (clock, self.settings.time) {
+            (Some(clock), Some(time)) => Some(clock.min(time)),
+            (clock, time) => clock.or(time),
         };
+        let repeat = self.settings.time.is_some();
         // Rounds of at most BATCH playouts in all, so memory stays bounded
         // whatever --playouts asks; round r uses streams after round r - 1's.
         const BATCH: u32 = 1 << 20;
         let round = per_child.min((BATCH / children.len() as u32).max(1));
-        loop {
+        'rounds: loop {
             let seed = self.settings.seed.wrapping_add(self.searches);
             self.searches += 1;
             let mut done = 0;
@@ -556,11 +561,13 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                 }
                 done += part;
                 played += u64::from(part);
+                // Every child has had the same playouts at this point.
+                if limit.is_some_and(|limit| started.elapsed() >= limit) {
+                    break 'rounds;
+                }
             }
-            match time {
-                // Rounds repeat until the move's time is spent; the first always runs.
-                Some(time) if started.elapsed() < time => continue,
-                _ => break,
+            if !repeat {
+                break;
             }
         }
         let best =
@@ -580,12 +587,18 @@ impl<R: PlayoutRunner> GtpEngine<R> {
     }
 }
 
+/// The most seconds a clock value may hold: a day, as `--time` allows.
+pub const MAX_CLOCK_SECONDS: f64 = 86_400.0;
+
 fn seconds_argument(text: &str) -> Result<Duration, Failure> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|seconds| seconds.is_finite() && (0.0..=1e9).contains(seconds))
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| "syntax error: time not a number of seconds".to_string())
+    let seconds = text.parse::<f64>().ok().filter(|seconds| seconds.is_finite());
+    match seconds {
+        None => Err("syntax error: time not a number of seconds".to_string()),
+        Some(seconds) if !(0.0..=MAX_CLOCK_SECONDS).contains(&seconds) => {
+            Err(format!("syntax error: time from 0 to {MAX_CLOCK_SECONDS} seconds"))
+        }
+        Some(seconds) => Ok(Duration::from_secs_f64(seconds)),
+    }
 }
 
 fn color_argument(text: &str) -> Result<Color, Failure> {
