@@ -186,3 +186,191 @@ fn games_against_gnu_go_end_by_passes_or_resignation_and_scores_agree() {
     }
     assert!(compared >= 1, "no game ended by passes, so no score was compared");
 }
+
+/// A settled board of `size`: Black holds the columns up to `wall`, White
+/// those from `wall + 1 + dame`; each side's area is its stones with single
+/// eyes in a pattern no two of which touch (so every chain lives with two
+/// eyes or more) and, with `territory`, an empty rectangle besides. The
+/// `dame` columns between the walls are empty, or filled when
+/// `filled_dame`. Returned as SGF setup (AB, AW) and as a [`Position`].
+fn settled_board(
+    size: u32,
+    wall: u32,
+    dame: u32,
+    filled_dame: bool,
+    territory: bool,
+    shift: u32,
+) -> (String, Position) {
+    let mut position = Position::new(size).unwrap();
+    let mut setup = [String::new(), String::new()];
+    let white_wall = wall + 1 + dame;
+    for x in 0..size {
+        for y in 0..size {
+            let color = if x <= wall {
+                Color::Black
+            } else if x >= white_wall {
+                Color::White
+            } else if filled_dame {
+                // Dame stones: each joins the wall beside it.
+                if (x + y) % 2 == 0 { Color::Black } else { Color::White }
+            } else {
+                continue;
+            };
+            let in_dame = x > wall && x < white_wall;
+            let eye = !in_dame && x != wall && x != white_wall && (x + 2 * y + shift) % 5 == 0;
+            let (left, right) = if color == Color::Black { (0, wall) } else { (white_wall, size) };
+            let middle = (left + right) / 2;
+            let open = territory && !in_dame && x + 1 >= middle && x <= middle && (2..=4).contains(&y);
+            if eye || open {
+                continue;
+            }
+            let point = gpu_movegen::go::Point { x: x as u8, y: y as u8 };
+            position.set_stone(point, Some(color));
+            // SGF rows count from the top.
+            let letter = |coordinate: u32| (b'a' + coordinate as u8) as char;
+            setup[color.index()] += &format!("[{}{}]", letter(x), letter(size - 1 - y));
+        }
+    }
+    assert_eq!(position.first_dead_stone(), None, "a settled board has no stone without a liberty");
+    let sgf = format!("(;GM[1]FF[4]SZ[{size}]KM[7.5]AB{}AW{})", setup[0], setup[1]);
+    (sgf, position)
+}
+
+/// Settled boards of 9×9, 13×13 and 19×19 (every chain alive with eyes;
+/// dame empty, filled or absent; either side ahead): our `final_score` is
+/// Tromp–Taylor's exactly, GNU Go's (Chinese rules) names the same winner
+/// within two points, before and after a pass; nothing is listed dead; and
+/// after the opponent's pass `genmove` passes when that score wins, and
+/// plays on when it loses and has a move.
+#[test]
+fn final_score_on_settled_boards_equals_area_scoring_and_gnu_go() {
+    use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-settled-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut gnugo = GnuGo::start_with(&["--level", "1", "--chinese-rules"]);
+    let mut boards = 0;
+    for (size, wall, dame, filled_dame, territory) in [
+        (9, 3, 1, false, false),
+        (9, 4, 0, false, true),
+        (9, 3, 1, true, false),
+        (13, 5, 1, false, true),
+        (13, 6, 2, false, false),
+        (13, 5, 1, true, true),
+        (13, 7, 1, false, false),
+        (19, 8, 1, false, false),
+        (19, 9, 0, false, true),
+        (19, 10, 1, true, true),
+    ] {
+        let (sgf, position) = settled_board(size, wall, dame, filled_dame, territory, size % 5);
+        let truth = f64::from(position.area_difference()) - 7.5;
+        let path = folder.join(format!("settled-{size}-{wall}-{dame}.sgf"));
+        std::fs::write(&path, &sgf).unwrap();
+        let settings = SearchSettings { playouts: 1024, time: None, seed: 7, resign: false };
+        let mut engine = GtpEngine::new(CpuPlayouts, settings);
+        let mut ask_ours = |command: &str| {
+            let reply = engine.handle(command).expect("a reply").text;
+            assert!(reply.starts_with('='), "ours refused '{command}': {reply}");
+            reply[1..].trim().to_owned()
+        };
+        let load = format!("loadsgf {}", path.display());
+        ask_ours(&load);
+        gnugo.ask(&load);
+        for pass in [None, Some("b"), Some("w")] {
+            if let Some(color) = pass {
+                ask_ours(&format!("play {color} pass"));
+                gnugo.ask(&format!("play {color} pass"));
+            }
+            let (ours, theirs) = (margin(&ask_ours("final_score")), margin(&gnugo.ask("final_score")));
+            eprintln!("{size}x{size} wall {wall} dame {dame}: Tromp-Taylor {truth}, ours {ours}, GNU Go {theirs}");
+            assert_eq!(ours, truth, "{size}x{size}, wall {wall}, after {pass:?}:\n{}", position.diagram());
+            assert_eq!(ours > 0.0, theirs > 0.0, "{size}x{size}, wall {wall}: GNU Go names another winner");
+            assert!((ours - theirs).abs() <= 2.0, "{size}x{size}, wall {wall}: ours {ours}, GNU Go {theirs}");
+            assert_eq!(ask_ours("final_status_list dead"), "", "{size}x{size}, wall {wall}");
+        }
+        // White passed last: Black passes when the score wins, and plays on
+        // when it loses while a move other than into its own eyes remains.
+        let reply = ask_ours("genmove b");
+        let could_play = dame > 0 && !filled_dame;
+        if truth > 0.0 || could_play {
+            assert_eq!(reply == "pass", truth > 0.0, "{size}x{size}, wall {wall}: genmove b gave {reply}");
+        }
+        boards += 1;
+    }
+    assert_eq!(boards, 10);
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// A large chain in atari that can be taken: `genmove` does not pass,
+/// even after the opponent's pass (under area scoring taking it never
+/// costs a point, and leaving it may lose the game).
+#[test]
+fn genmove_does_not_pass_with_a_chain_in_atari_to_take() {
+    use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+    let settings = SearchSettings { playouts: 512, time: None, seed: 3, resign: false };
+    let mut engine = GtpEngine::new(CpuPlayouts, settings);
+    let mut ask = |command: &str| engine.handle(command).expect("a reply").text;
+    // White's five stones on the second line have one liberty, at F2.
+    for command in [
+        "boardsize 9",
+        "komi 0.5",
+        "play b a1",
+        "play b a2",
+        "play b b3",
+        "play b c3",
+        "play b d3",
+        "play b e3",
+        "play b f1",
+        "play w b2",
+        "play w c2",
+        "play w d2",
+        "play w e2",
+        "play w b1",
+        "play w c1",
+        "play w d1",
+        "play w e1",
+        "play w pass",
+    ] {
+        assert!(ask(command).starts_with('='), "{command}");
+    }
+    // Four searches, each with seeds of its own.
+    for _ in 0..4 {
+        let reply = ask("genmove b");
+        assert!(reply.starts_with("= ") && reply.trim() != "= pass", "Black passed with eight stones to take: {reply}");
+        assert!(ask("undo").starts_with('='));
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Any settled board of the family above, whoever moves: `final_score`
+    /// is Tromp–Taylor's area score and nothing is listed dead.
+    #[test]
+    fn final_score_of_any_settled_board_is_area_scoring(
+        size in proptest::sample::select(vec![9u32, 13, 19]),
+        wall_share in 0.3f64..0.7,
+        dame in 0u32..3,
+        filled in proptest::bool::ANY,
+        territory in proptest::bool::ANY,
+        shift in 0u32..5,
+        white_to_move in proptest::bool::ANY,
+    ) {
+        use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, SearchSettings};
+        let wall = ((f64::from(size) * wall_share) as u32).clamp(3, size - 4 - dame);
+        let (sgf, position) = settled_board(size, wall, dame, filled && dame == 1, territory, shift);
+        let sgf = if white_to_move { sgf.replacen("KM[7.5]", "KM[7.5]PL[W]", 1) } else { sgf };
+        let path = std::env::temp_dir().join(format!("gpu-movegen-settled-{}-{size}-{wall}-{dame}-{shift}.sgf", std::process::id()));
+        std::fs::write(&path, &sgf).unwrap();
+        let settings = SearchSettings { playouts: 256, time: None, seed: shift, resign: false };
+        let mut engine = GtpEngine::new(CpuPlayouts, settings);
+        let mut ask = |command: &str| engine.handle(command).expect("a reply").text;
+        let loaded = ask(&format!("loadsgf {}", path.display()));
+        proptest::prop_assert!(loaded.starts_with('='), "{}", loaded);
+        std::fs::remove_file(&path).unwrap();
+        let truth = f64::from(position.area_difference()) - 7.5;
+        let score = margin(ask("final_score")[1..].trim());
+        proptest::prop_assert_eq!(score, truth, "{}", position.diagram());
+        let dead = ask("final_status_list dead");
+        proptest::prop_assert_eq!(dead.trim(), "=");
+    }
+}

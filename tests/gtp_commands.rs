@@ -126,9 +126,15 @@ fn genmove_passes_when_passing_wins_and_cleanup_plays_on() {
     let mut engine = engine();
     finished_game(&mut engine);
     ask(&mut engine, "play w pass").unwrap();
-    // Black wins with E3 dead: after White's pass, Black's pass ends the game.
+    // Black wins with E3 dead, but takes it before passing: on the board
+    // as it stands, Tromp–Taylor would give White the game.
+    assert_eq!(ask(&mut engine, "genmove b").unwrap(), "E2");
+    ask(&mut engine, "play w pass").unwrap();
+    // Now a pass ends the game, won.
     assert_eq!(ask(&mut engine, "genmove b").unwrap(), "pass");
-    ask(&mut engine, "undo").unwrap();
+    for _ in 0..3 {
+        ask(&mut engine, "undo").unwrap();
+    }
     // Cleanup never passes while a move remains: it takes E3 off by play.
     let cleanup = ask(&mut engine, "kgs-genmove_cleanup b").unwrap();
     assert_ne!(cleanup, "pass");

@@ -2,7 +2,8 @@
 //! GNU Go speak): the standard commands with the clock (`time_settings`,
 //! `time_left`), handicaps (`fixed_handicap`, `place_free_handicap`,
 //! `set_free_handicap`), `loadsgf` and scoring with dead stones taken off
-//! (`final_score`, `final_status_list`, from playout ownership); GNU Go's
+//! (`final_score`, `final_status_list`, one judgement from playouts and
+//! the board, see [`super::ownership`]); GNU Go's
 //! `all_legal`, `is_legal`, `countlib`, `captures` and `list_stones`;
 //! `kgs-genmove_cleanup` and `gogui-analyze_commands`. `genmove` is flat
 //! Monte Carlo over random playouts run by a [`PlayoutRunner`] (the GPU's,
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::board::Color;
 use super::handicap::{fixed_handicap, free_handicap};
-use super::ownership::{OWNERSHIP_PLAYOUTS, Ownership};
+use super::ownership::{Judgement, OWNERSHIP_PLAYOUTS, Ownership};
 pub use super::playout::{CpuPlayouts, PlayoutRunner};
 use super::position::{GoError, MAX_SIZE, Move, Position, parse_color};
 
@@ -378,7 +379,7 @@ impl<R: PlayoutRunner> GtpEngine<R> {
             }
             "final_status_list" => {
                 let [status] = arguments else { return Err("syntax error".into()) };
-                let dead = self.ownership().dead_stones();
+                let dead = self.judge().dead;
                 match status.to_ascii_lowercase().as_str() {
                     "dead" => Ok(join(dead)),
                     "alive" => {
@@ -431,9 +432,9 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                 Ok(self.position.captures(color_argument(color)?).to_string())
             }
             "final_score" => {
-                // Each point for the side owning it in most playouts, so dead
-                // stones count for the side that would take them.
-                let score = f64::from(self.ownership().area_difference()) - self.komi;
+                // Area with the dead stones off: the judgement
+                // final_status_list shows, and genmove passes on.
+                let score = self.judge().score(self.komi);
                 Ok(if score > 0.0 {
                     format!("B+{score}")
                 } else if score < 0.0 {
@@ -473,15 +474,16 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         Ok(())
     }
 
-    /// Who owns each point, by playouts from the position as it stands:
-    /// as many as a `genmove` spends, from 64 up to [`OWNERSHIP_PLAYOUTS`].
-    fn ownership(&self) -> Ownership {
-        self.ownership_of(&self.position)
+    /// The judgement of the position as it stands (dead stones, score).
+    fn judge(&self) -> Judgement {
+        self.judge_position(&self.position)
     }
 
-    fn ownership_of(&self, position: &Position) -> Ownership {
+    /// Judged by playouts from `position`: as many as a `genmove` spends,
+    /// from 64 up to [`OWNERSHIP_PLAYOUTS`].
+    fn judge_position(&self, position: &Position) -> Judgement {
         let playouts = self.settings.playouts.clamp(64, OWNERSHIP_PLAYOUTS);
-        Ownership::estimate(position, playouts, self.settings.seed)
+        Ownership::estimate(position, playouts, self.settings.seed).judge()
     }
 
     /// Flat Monte Carlo over the playout points and a pass: the candidate
@@ -499,11 +501,14 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         let opponent_passed =
             matches!(self.history.last(), Some((_, Move { color: mover, point: None })) if *mover != color);
         let sign = if color == Color::Black { 1 } else { -1 };
+        // Under area scoring taking a chain in atari never costs a point, and
+        // leaving it on the board may lose the game: no pass while one can be
+        // taken. Where the pass would win, the capture is played instead.
+        let capture = position.capture_point(color);
         if opponent_passed && !cleanup {
-            let ownership = self.ownership_of(&position);
-            let score = f64::from(ownership.area_difference()) - self.komi;
+            let score = self.judge_position(&position).score(self.komi);
             if score * f64::from(sign) > 0.0 {
-                return Ok(Choice::Pass);
+                return Ok(capture.map_or(Choice::Pass, Choice::Play));
             }
         }
         let mut candidates: Vec<Option<crate::go::Point>> =
@@ -511,7 +516,7 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         if candidates.is_empty() {
             return Ok(Choice::Pass);
         }
-        if !cleanup {
+        if !cleanup && capture.is_none() {
             // First, so that a tie goes to the pass.
             candidates.insert(0, None);
         }

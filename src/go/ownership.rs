@@ -1,11 +1,17 @@
-//! Who owns each point at the end of the game, estimated by playouts: the
+//! Who owns each point at the end of the game, estimated by playouts (the
 //! share of playouts from a position that end with the point in Black's
-//! area, less the share that end with it in White's. Stones their owner
-//! loses in most playouts are dead; the score counts each point for the
-//! side that owns it in most playouts. This is what `final_score`,
-//! `final_status_list` and the decision to pass rest on, where the board's
-//! own area (Tromp–Taylor, every stone alive) is wrong until every dead
-//! stone has been taken off.
+//! area, less the share that end with it in White's), and the judgement of
+//! the game that `final_score`, `final_status_list` and the decision to pass
+//! all rest on.
+//!
+//! The judgement: a chain is dead when the playouts and the board agree. The
+//! playouts must give its points to the other side on average, and the board
+//! must not show it unconditionally alive (Benson's algorithm: two regions
+//! whose every empty point is its liberty, which no sequence of moves can
+//! take). The dead stones are then taken off, and the board is scored by
+//! area as Tromp–Taylor scores it: stones, and empty regions that touch one
+//! colour only. A point neither side surrounds is dame and counts for
+//! nobody (playout ownership would give it to whoever moves first).
 
 use rayon::prelude::*;
 
@@ -84,8 +90,12 @@ impl Ownership {
         }
     }
 
-    /// Stones whose chain's points the other side owns, on average, in most playouts.
-    pub fn dead_stones(&self) -> Vec<Point> {
+    /// The judgement of the game: dead stones, and the area score with
+    /// them taken off.
+    pub fn judge(&self) -> Judgement {
+        let alive =
+            [unconditionally_alive(&self.position, Color::Black), unconditionally_alive(&self.position, Color::White)];
+        let size = self.size as usize;
         let mut dead = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for color in Color::ALL {
@@ -95,6 +105,9 @@ impl Ownership {
                 }
                 let chain = self.position.chain(stone);
                 seen.extend(chain.iter().copied());
+                if alive[color.index()][stone.y as usize * size + stone.x as usize] {
+                    continue;
+                }
                 let sign = if color == Color::Black { 1.0 } else { -1.0 };
                 let average = chain.iter().map(|&point| sign * self.share(point)).sum::<f64>() / chain.len() as f64;
                 if average < 0.0 {
@@ -103,14 +116,123 @@ impl Ownership {
             }
         }
         dead.sort();
-        dead
+        let mut settled = self.position;
+        for &point in &dead {
+            settled.set_stone(point, None);
+        }
+        Judgement { dead, area_difference: settled.area_difference() }
     }
+}
 
-    /// Black's points minus White's, before komi: each point counted for
-    /// the side that owns it in most playouts.
-    pub fn area_difference(&self) -> i32 {
-        self.shares.iter().map(|&share| (share > 0.0) as i32 - (share < 0.0) as i32).sum()
+/// The end of a game as judged: see the module's documentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judgement {
+    /// The dead stones, sorted.
+    pub dead: Vec<Point>,
+    /// Black's area minus White's once the dead stones are off, before komi.
+    pub area_difference: i32,
+}
+
+impl Judgement {
+    /// Black's lead with `komi`: positive when Black wins.
+    pub fn score(&self, komi: f64) -> f64 {
+        f64::from(self.area_difference) - komi
     }
+}
+
+/// Benson's algorithm: by point (row by row from the bottom), whether a
+/// stone of `color` stands there that no sequence of the opponent's moves
+/// can capture, even with `color` passing every time.
+pub fn unconditionally_alive(position: &Position, color: Color) -> Vec<bool> {
+    let size = position.size() as usize;
+    let points = size * size;
+    let at = |index: usize| Point { x: (index % size) as u8, y: (index / size) as u8 };
+    let neighbours = |index: usize| {
+        let (x, y) = (index % size, index / size);
+        [
+            (x > 0).then(|| index - 1),
+            (x + 1 < size).then(|| index + 1),
+            (y > 0).then(|| index - size),
+            (y + 1 < size).then(|| index + size),
+        ]
+        .into_iter()
+        .flatten()
+    };
+    let stone: Vec<Option<Color>> = (0..points).map(|index| position.stone(at(index))).collect();
+    // Chains of `color`, and regions: connected sets of every other point.
+    let mut chain_of = vec![usize::MAX; points];
+    let mut region_of = vec![usize::MAX; points];
+    let (mut chains, mut regions) = (0, 0);
+    for start in 0..points {
+        let ours = stone[start] == Some(color);
+        let (labels, count) = if ours { (&mut chain_of, &mut chains) } else { (&mut region_of, &mut regions) };
+        if labels[start] != usize::MAX {
+            continue;
+        }
+        labels[start] = *count;
+        let mut stack = vec![start];
+        while let Some(index) = stack.pop() {
+            for next in neighbours(index) {
+                if (stone[next] == Some(color)) == ours && labels[next] == usize::MAX {
+                    labels[next] = *count;
+                    stack.push(next);
+                }
+            }
+        }
+        *count += 1;
+    }
+    // Per region: the chains it touches, and those it is vital to (every
+    // empty point of the region is a liberty of the chain).
+    let mut touches: Vec<Vec<usize>> = vec![Vec::new(); regions];
+    let mut vital: Vec<Option<Vec<usize>>> = vec![None; regions];
+    for index in (0..points).filter(|&index| stone[index] != Some(color)) {
+        let region = region_of[index];
+        let mut adjacent: Vec<usize> =
+            neighbours(index).map(|next| chain_of[next]).filter(|&chain| chain != usize::MAX).collect();
+        adjacent.sort_unstable();
+        adjacent.dedup();
+        touches[region].extend(adjacent.iter().copied());
+        if stone[index].is_none() {
+            vital[region] = Some(match vital[region].take() {
+                None => adjacent,
+                Some(before) => before.into_iter().filter(|chain| adjacent.contains(chain)).collect(),
+            });
+        }
+    }
+    for list in &mut touches {
+        list.sort_unstable();
+        list.dedup();
+    }
+    // A region without an empty point is vital to every chain it touches.
+    let vital: Vec<Vec<usize>> =
+        vital.into_iter().zip(&touches).map(|(vital, touches)| vital.unwrap_or_else(|| touches.clone())).collect();
+    let mut chain_kept = vec![true; chains];
+    let mut region_kept = vec![true; regions];
+    loop {
+        let mut changed = false;
+        let mut vital_count = vec![0u32; chains];
+        for region in (0..regions).filter(|&region| region_kept[region]) {
+            for &chain in &vital[region] {
+                vital_count[chain] += 1;
+            }
+        }
+        for chain in 0..chains {
+            if chain_kept[chain] && vital_count[chain] < 2 {
+                chain_kept[chain] = false;
+                changed = true;
+            }
+        }
+        for region in 0..regions {
+            if region_kept[region] && touches[region].iter().any(|&chain| !chain_kept[chain]) {
+                region_kept[region] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..points).map(|index| chain_of[index] != usize::MAX && chain_kept[chain_of[index]]).collect()
 }
 
 fn add<const W: usize>(totals: &mut [i32], set: Bitmap<W>, amount: i32) {

@@ -393,6 +393,44 @@ impl Position {
         })
     }
 
+    /// A legal move of `color` that captures, taking the largest chain
+    /// (of the other colour, with one liberty) that can be taken.
+    pub fn capture_point(&self, color: Color) -> Option<Point> {
+        let other = if color == Color::Black { Color::White } else { Color::Black };
+        let mut seen = std::collections::HashSet::new();
+        let mut best: Option<(usize, Point)> = None;
+        for stone in self.stones(other) {
+            if seen.contains(&stone) {
+                continue;
+            }
+            let chain = self.chain(stone);
+            seen.extend(chain.iter().copied());
+            if self.liberties(stone) != 1 || best.is_some_and(|(size, _)| size >= chain.len()) {
+                continue;
+            }
+            let liberty =
+                chain.iter().flat_map(|point| self.neighbour_points(*point)).find(|point| self.stone(*point).is_none());
+            if let Some(point) = liberty.filter(|point| self.is_legal(color, *point)) {
+                best = Some((chain.len(), point));
+            }
+        }
+        best.map(|(_, point)| point)
+    }
+
+    /// The points next to `point` on the board.
+    fn neighbour_points(&self, point: Point) -> impl Iterator<Item = Point> + use<> {
+        let size = self.size as u8;
+        let Point { x, y } = point;
+        [
+            (x > 0).then(|| Point { x: x - 1, y }),
+            (x + 1 < size).then(|| Point { x: x + 1, y }),
+            (y > 0).then(|| Point { x, y: y - 1 }),
+            (y + 1 < size).then(|| Point { x, y: y + 1 }),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// The points with no stone.
     pub fn empty_point_count(&self) -> u32 {
         let stones: u32 = self.stones.iter().flatten().map(|word| word.count_ones()).sum();
