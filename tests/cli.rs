@@ -690,6 +690,33 @@ fn a_suite_run_that_would_count_nothing_is_refused() {
         assert!(stdout(&output).is_empty(), "no passes reported: {}", stdout(&output));
         assert!(stderr(&output).contains("nothing would be counted"), "{}", stderr(&output));
     }
+    // A position with no counts is refused where it stands, never passed.
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-uncounted-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let perft = folder.join("uncounted.perft");
+    std::fs::write(
+        &perft,
+        "id counted\nepd 8/8/8/8/8/8/8/k6K w - - 0 1\nperft 1 3\nid bare\nepd 8/8/8/8/8/8/8/K6k w - - 0 1\n",
+    )
+    .unwrap();
+    let shogi_suite = folder.join("uncounted.epd");
+    std::fs::write(&shogi_suite, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n").unwrap();
+    for (arguments, problem) in [
+        (
+            vec!["perft", "--epd", perft.to_str().unwrap(), "--backend", "cpu"],
+            "line 5: an 'epd' line with no 'perft <depth> <nodes>' lines after it",
+        ),
+        (
+            vec!["shogi", "perft", "--epd", shogi_suite.to_str().unwrap(), "--backend", "cpu"],
+            "line 1: no ';D<depth> <nodes>' counts after the SFEN",
+        ),
+    ] {
+        let output = run(&arguments);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        assert!(stdout(&output).is_empty(), "no passes reported: {}", stdout(&output));
+        assert!(stderr(&output).contains(problem), "{}", stderr(&output));
+    }
+    std::fs::remove_dir_all(folder).unwrap();
 }
 
 #[test]
@@ -773,4 +800,12 @@ fn a_perft_no_machine_could_finish_says_so_as_it_starts() {
     // A depth that ends in reasonable time has no note.
     let output = run(&["perft", "--depth", "4", "--backend", "cpu"]);
     assert!(!stderr(&output).contains("note: perft("), "{}", stderr(&output));
+}
+
+#[test]
+fn komi_minus_zero_is_printed_as_zero() {
+    let output =
+        run(&["go", "playouts", "--komi=-0", "--size", "5", "--playouts", "8", "--seed", "1", "--backend", "cpu"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("(black minus white, komi 0)"), "{}", stdout(&output));
 }

@@ -5,6 +5,7 @@
 //! runs scripts/slurm/perft.sbatch end to end. .ci/run installs parallel,
 //! slurm-wlm and munge; without them these tests fail.
 
+use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -151,6 +152,33 @@ fn units_counted_with_statistics_merge_to_the_published_table() {
     let expected = "nodes: 4085603\ncaptures: 757163\nen_passant: 1929\ncastles: 128013\npromotions: 15172\n\
                     checks: 25523\ndiscovered_checks: 42\ndouble_checks: 6\ncheckmates: 43\nNodes searched: 4085603\n";
     assert_eq!(text(&merged.stdout), expected);
+    // A forged result, checksum recomputed, whose columns no count could
+    // give: merge refuses it.
+    let result = out.join("unit-0002.result");
+    let original = std::fs::read_to_string(&result).unwrap();
+    let body = original.rsplit_once("checksum ").unwrap().0;
+    let lines: Vec<&str> = body.lines().collect();
+    let nodes: u128 = lines[2].strip_prefix("nodes ").unwrap().parse().unwrap();
+    let columns: Vec<u128> = lines[3].split(' ').skip(1).map(|number| number.parse().unwrap()).collect();
+    for (column, value, problem) in [
+        (1, nodes + 1, "more captures than nodes"),
+        (2, columns[1] + 1, "more en_passant than captures"),
+        (8, columns[5] + 1, "more checkmates than checks"),
+    ] {
+        let mut forged = columns.clone();
+        forged[column] = value;
+        let row: Vec<String> = forged.iter().map(u128::to_string).collect();
+        let forged_body = format!("{}\n{}\n{}\nstatistics {}\n", lines[0], lines[1], lines[2], row.join(" "));
+        let checksum =
+            sha2::Sha256::digest(forged_body.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect::<String>();
+        std::fs::write(&result, format!("{forged_body}checksum {checksum}\n")).unwrap();
+        // Merge lists each result it cannot take and exits 1, as for a missing one.
+        let refused = merge(&out);
+        assert_eq!(refused.status.code(), Some(1), "{problem}: {}", text(&refused.stdout));
+        assert!(text(&refused.stdout).contains(problem), "{}", text(&refused.stdout));
+    }
+    std::fs::write(&result, original).unwrap();
+    assert!(merge(&out).status.success());
     // A split at the full depth leaves no move to take statistics of.
     let full = folder("stats-full");
     split(&full, "2", "1");

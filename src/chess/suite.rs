@@ -107,6 +107,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     if entries.is_empty() {
         return Err(SuiteError { line: 0, problem: "no positions found".to_owned() });
     }
+    // An entry with nothing to check must not read as passed.
+    if let Some(entry) = entries.iter().find(|entry| entry.expected.is_empty()) {
+        return Err(SuiteError {
+            line: entry.line,
+            problem: "an 'epd' line with no 'perft <depth> <nodes>' lines after it".to_owned(),
+        });
+    }
     Ok(entries)
 }
 

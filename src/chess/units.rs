@@ -316,6 +316,9 @@ pub fn read_unit_result(path: &Path, unit_checksum: &str) -> Result<UnitResult, 
             if columns[0] != nodes {
                 return Err(invalid(path, "the statistics' nodes are not the result's nodes"));
             }
+            if let Some(problem) = impossible_statistics(&columns) {
+                return Err(invalid(path, problem));
+            }
             Some(columns)
         }
     };
@@ -323,6 +326,28 @@ pub fn read_unit_result(path: &Path, unit_checksum: &str) -> Result<UnitResult, 
         return Err(invalid(path, "lines after the statistics"));
     }
     Ok(UnitResult { nodes, statistics })
+}
+
+/// Why a row of statistics could not come from any count, if it could not:
+/// a column past the nodes, en passant past the captures, or discovered or
+/// double checks or mates past the checks. The checksum shows a file is
+/// whole, not that whoever wrote it counted.
+fn impossible_statistics(columns: &[u128; STATISTICS_COLUMNS]) -> Option<String> {
+    let names = crate::chess::stats::PerftStats::NAMES;
+    let column = |name: &str| names.iter().position(|known| *known == name).expect("a statistics column");
+    if let Some(index) = (1..STATISTICS_COLUMNS).find(|&index| columns[index] > columns[0]) {
+        return Some(format!("the statistics count more {} than nodes", names[index]));
+    }
+    let bounded_by = [
+        ("en_passant", "captures"),
+        ("discovered_checks", "checks"),
+        ("double_checks", "checks"),
+        ("checkmates", "checks"),
+    ];
+    bounded_by
+        .iter()
+        .find(|(part, whole)| columns[column(part)] > columns[column(whole)])
+        .map(|(part, whole)| format!("the statistics count more {part} than {whole}"))
 }
 
 /// What `run_unit` did.

@@ -196,8 +196,9 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         if entries.iter().all(|entry| entry.expected_up_to(max_depth).next().is_none()) {
             // A run that counts nothing must not report passes.
             return Err(CliError::Usage(format!(
-                "{}: no expected count at depth {max_depth} or below; nothing would be counted",
-                path.display()
+                "{}: {}; nothing would be counted",
+                path.display(),
+                super::common::no_counts_problem(arguments.max_depth)
             )));
         }
     }

@@ -322,6 +322,15 @@ pub fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// Why a suite run would count nothing: no expected count within
+/// `--max-depth` when one was given, else none at all.
+pub fn no_counts_problem(max_depth: Option<u32>) -> String {
+    match max_depth {
+        Some(depth) => format!("no expected count at depth {depth} or below"),
+        None => "no expected counts".to_owned(),
+    }
+}
+
 /// Runs `work`; when it takes more than two seconds, says on stderr what is
 /// going on (unless `quiet`), and once it is done how long it took, so that
 /// a cold start (a driver compiling kernels for the first time) is not

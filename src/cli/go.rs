@@ -276,7 +276,8 @@ impl PlayoutRunner for Playouts {
 
 fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     let (position, sgf_komi) = arguments.position.position()?;
-    let komi = arguments.komi.or(sgf_komi).unwrap_or(7.5);
+    // Adding 0 turns -0 into 0, which would otherwise print as "-0".
+    let komi = arguments.komi.or(sgf_komi).unwrap_or(7.5) + 0.0;
     if !komi.is_finite() || komi.abs() > gpu_movegen::go::playout::MAX_KOMI {
         let most = gpu_movegen::go::playout::MAX_KOMI;
         return Err(CliError::Usage(format!("komi {komi} is not a number from -{most} to {most}")));

@@ -183,8 +183,9 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
     {
         // A run that counts nothing must not report passes.
         return Err(CliError::Usage(format!(
-            "{}: no expected count at depth {max_depth} or below; nothing would be counted",
-            path.display()
+            "{}: {}; nothing would be counted",
+            path.display(),
+            super::common::no_counts_problem(arguments.max_depth)
         )));
     }
     let deepest = match &suite {
@@ -332,6 +333,10 @@ fn read_suite(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
             let deepest = gpu_movegen::shogi::perft::MAX_DEPTH;
             let refused = || problem(format!("'{field}' is not a count such as 'D2 900' (depth 1 to {deepest})"));
             expected.push(parsed.ok_or_else(refused)?);
+        }
+        // A position with nothing to check must not read as passed.
+        if expected.is_empty() {
+            return Err(problem("no ';D<depth> <nodes>' counts after the SFEN".to_owned()));
         }
         entries.push((line, sfen, position, expected));
     }

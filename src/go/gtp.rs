@@ -282,7 +282,8 @@ impl<R: PlayoutRunner> GtpEngine<R> {
                     .ok()
                     .filter(|komi: &f64| komi.is_finite() && komi.abs() <= crate::go::playout::MAX_KOMI)
                     .ok_or("komi not a float from -1000 to 1000")?;
-                self.komi = komi;
+                // Adding 0 turns -0 into 0, which would otherwise print as "-0".
+                self.komi = komi + 0.0;
                 Ok(String::new())
             }
             "play" => {
