@@ -248,3 +248,76 @@ fn engines_that_flood_or_linger_end_within_the_timeout_in_bounded_memory() {
     };
     assert!(peak_kib < 1 << 20, "a bisection reached {} MiB", peak_kib >> 10);
 }
+
+/// The start position's true divide at depth 2, as perftree writes it.
+fn true_answer() -> Vec<(String, u64)> {
+    let start = Position::start();
+    gpu_movegen::perft::divide(&start, 2, false)
+        .into_iter()
+        .map(|(mv, count)| (mv.uci(false).to_string(), count))
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Any perftree answer, the true one changed in one of many ways: the
+    /// bisection ends within its timeout with 0, 1 or 2, and exits 0 only
+    /// when every move and count, and the total, are the true ones.
+    #[test]
+    fn bisect_exits_zero_only_for_the_true_answer(
+        change in 0usize..10,
+        which in 0usize..20,
+        amount in 1u64..3,
+        noise in "[ -~]{0,12}",
+    ) {
+        let mut moves = true_answer();
+        let mut total: u64 = moves.iter().map(|(_, count)| count).sum();
+        let mut tail = String::new();
+        match change {
+            0 => {}
+            1 => moves[which].1 += amount,
+            2 => total += amount,
+            3 => { moves[which].1 += amount; total += amount; }
+            4 => { let (_, count) = moves.remove(which); total -= count; }
+            5 => moves.push(moves[which].clone()),
+            6 => {}
+            7 => tail = noise.clone(),
+            8 => moves[which].0 = format!("{}{}", &moves[which].0[..2], "e9"),
+            _ => moves.truncate(which),
+        }
+        let mut lines: Vec<String> = moves.iter().map(|(mv, count)| format!("{mv} {count}")).collect();
+        if change == 6 {
+            // Chatter among the moves, which a reader may pass over.
+            lines.insert(which.min(lines.len()), format!("info {noise}"));
+        }
+        let answer = if change == 9 { lines.join("\n") } else { format!("{}\n\n{total}\n{tail}", lines.join("\n")) };
+        let folder = std::env::temp_dir().join(format!("gpu-movegen-bisect-prop-{}-{change}-{which}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let answer_path = folder.join("answer");
+        std::fs::write(&answer_path, &answer).unwrap();
+        let engine = folder.join("engine");
+        std::fs::write(&engine, format!("#!/bin/sh\nexec cat '{}'\n", answer_path.display())).unwrap();
+        std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let engine = engine.to_string_lossy().into_owned();
+        let (output, took) = timed(&["--engine", &engine, "--protocol", "perftree", "--depth", "2", "--timeout", "3"], "none");
+        std::fs::remove_dir_all(&folder).unwrap();
+        let code = output.status.code();
+        proptest::prop_assert!(matches!(code, Some(0..=2)), "{:?}: {}", code, String::from_utf8_lossy(&output.stderr));
+        proptest::prop_assert!(took < Duration::from_secs(8), "took {:?}", took);
+        let true_moves = true_answer();
+        let faithful = {
+            let mut given = moves.clone();
+            given.sort();
+            let mut expected = true_moves.clone();
+            expected.sort();
+            given == expected && total == expected.iter().map(|(_, count)| count).sum::<u64>() && change != 9
+        };
+        if code == Some(0) {
+            proptest::prop_assert!(faithful, "exit 0 for a wrong answer:\n{}", answer);
+        }
+        if faithful && tail.trim().is_empty() {
+            proptest::prop_assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        }
+    }
+}

@@ -205,3 +205,31 @@ fn every_analyze_command_is_known() {
         assert_eq!(ask(&mut engine, &format!("known_command {command}")).unwrap(), "true");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// Any clock GTP can set, in range or not: every command gets a reply,
+    /// and a move never takes much past the engine's own budget (here one
+    /// pass of 64 playouts), however long the clock.
+    #[test]
+    fn no_clock_setting_stalls_genmove(
+        main in proptest::prop_oneof![0.0f64..100.0, 0.0f64..1e6, proptest::num::f64::ANY],
+        byo_yomi in proptest::prop_oneof![0.0f64..100.0, 0.0f64..1e6],
+        stones in proptest::prop_oneof![0u32..30, proptest::num::u32::ANY],
+        left in 0.0f64..1e5,
+        left_stones in 0u32..30,
+    ) {
+        use std::time::{Duration, Instant};
+        let settings = SearchSettings { playouts: 64, time: None, seed: 3, resign: true };
+        let mut engine = GtpEngine::new(CpuPlayouts, settings);
+        for command in ["boardsize 9".to_owned(), format!("time_settings {main} {byo_yomi} {stones}"), format!("time_left b {left} {left_stones}")] {
+            let reply = engine.handle(&command).expect("a reply").text;
+            proptest::prop_assert!(reply.starts_with('=') || reply.starts_with('?'), "{}: {}", command, reply);
+        }
+        let started = Instant::now();
+        let reply = engine.handle("genmove b").expect("a reply").text;
+        proptest::prop_assert!(reply.starts_with("= "), "{}", reply);
+        proptest::prop_assert!(started.elapsed() < Duration::from_secs(5), "genmove took {:?}", started.elapsed());
+    }
+}
