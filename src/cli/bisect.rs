@@ -248,6 +248,13 @@ fn read_lines(stream: impl std::io::Read + Send + 'static) -> Receiver<EngineOut
     receiver
 }
 
+/// Why an answer was not read, and whether it was because the output closed
+/// (where the engine's exit status, if a failure, says more).
+struct Unanswered {
+    error: CliError,
+    closed: bool,
+}
+
 /// The lines of one answer, up to and including the one `done` accepts,
 /// read by `deadline`; every way of not answering is an error naming
 /// `asked`. `perftree`: the output closing is the answer cut short, unless
@@ -255,11 +262,23 @@ fn read_lines(stream: impl std::io::Read + Send + 'static) -> Receiver<EngineOut
 fn read_answer(
     lines: &Receiver<EngineOutput>,
     asked: &str,
+    done: impl FnMut(&str) -> bool,
+    perftree: bool,
+    deadline: Instant,
+    timeout: Duration,
+) -> Result<Vec<String>, Unanswered> {
+    read_answer_lines(lines, asked, done, perftree, deadline, timeout)
+        .map_err(|(error, closed)| Unanswered { error: CliError::Usage(error), closed })
+}
+
+fn read_answer_lines(
+    lines: &Receiver<EngineOutput>,
+    asked: &str,
     mut done: impl FnMut(&str) -> bool,
     perftree: bool,
     deadline: Instant,
     timeout: Duration,
-) -> Result<Vec<String>, CliError> {
+) -> Result<Vec<String>, (String, bool)> {
     let mut read: Vec<String> = Vec::new();
     loop {
         // Checked before every line, so that a flood of queued lines
@@ -269,28 +288,23 @@ fn read_answer(
         let line = match event {
             Ok(EngineOutput::Line(line)) => line,
             Ok(EngineOutput::NotText) => {
-                return Err(CliError::Usage(format!(
-                    "the engine's answer to '{asked}' has a line that is not UTF-8 text"
-                )));
+                return Err((format!("the engine's answer to '{asked}' has a line that is not UTF-8 text"), false));
             }
             Ok(EngineOutput::TooLong) => {
-                return Err(CliError::Usage(format!(
-                    "the engine's answer to '{asked}' has a line longer than {} KiB",
-                    MAX_ENGINE_LINE_BYTES >> 10
-                )));
+                let most = MAX_ENGINE_LINE_BYTES >> 10;
+                return Err((format!("the engine's answer to '{asked}' has a line longer than {most} KiB"), false));
             }
             Ok(EngineOutput::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                return Err(CliError::Usage(if perftree && !read.is_empty() {
+                let problem = if perftree && !read.is_empty() {
                     format!("the engine's answer to '{asked}' is cut short: no blank line and total after its moves")
                 } else {
                     format!("the engine exited before it answered '{asked}'")
-                }));
+                };
+                return Err((problem, true));
             }
             Err(RecvTimeoutError::Timeout) => {
-                return Err(CliError::Usage(format!(
-                    "the engine gave no complete answer to '{asked}' within {} s",
-                    timeout.as_secs()
-                )));
+                let seconds = timeout.as_secs();
+                return Err((format!("the engine gave no complete answer to '{asked}' within {seconds} s"), false));
             }
         };
         let last = done(&line);
@@ -299,9 +313,10 @@ fn read_answer(
             return Ok(read);
         }
         if read.len() >= MAX_ANSWER_LINES {
-            return Err(CliError::Usage(format!(
-                "the engine's answer to '{asked}' passed {MAX_ANSWER_LINES} lines without ending"
-            )));
+            return Err((
+                format!("the engine's answer to '{asked}' passed {MAX_ANSWER_LINES} lines without ending"),
+                false,
+            ));
         }
     }
 }
@@ -383,6 +398,7 @@ impl OtherEngine {
     fn read_until(&mut self, asked: &str, last: impl Fn(&str) -> bool) -> Result<Vec<String>, CliError> {
         let OtherEngine::Uci { lines, timeout, .. } = self else { return Ok(Vec::new()) };
         read_answer(lines, asked, |line| last(line), false, Instant::now() + *timeout, *timeout)
+            .map_err(|unanswered| unanswered.error)
     }
 
     /// The engine's divide of the position `moves` reach from `fen`, and
@@ -461,12 +477,19 @@ fn run_once(program: &str, arguments: &[String], extra: &[String], timeout: Dura
     );
     let answer = match answer {
         Ok(answer) => answer,
-        Err(error) => {
-            // A failed engine says so by its exit status, when it has one.
-            let status = child.try_wait().ok().flatten();
+        Err(Unanswered { error, closed }) => {
+            // An engine whose output closed may have failed, and its exit
+            // status says so: the output closes a moment before it can be
+            // reaped, so wait that moment.
+            let reaped_by = deadline.min(Instant::now() + Duration::from_secs(1));
+            let mut status = child.try_wait().ok().flatten();
+            while closed && status.is_none() && Instant::now() < reaped_by {
+                std::thread::sleep(Duration::from_millis(5));
+                status = child.try_wait().ok().flatten();
+            }
             end_engine(&mut child);
             return match status {
-                Some(status) if !status.success() => {
+                Some(status) if closed && !status.success() => {
                     Err(CliError::Usage(format!("the engine failed ({status}) on depth {}", extra[0])))
                 }
                 _ => Err(error),
