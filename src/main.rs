@@ -21,6 +21,12 @@ use cli::unique::UniqueArgs;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The longest one wait on the GPU may take, in seconds, before the
+    /// command fails with exit code 3 (a hung driver). Default: 60 on a
+    /// real GPU, 600 on a software adapter; each wait covers one
+    /// submission, sized to well under a second on a real GPU.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    gpu_timeout: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +96,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Fault points for the tests (FAILPOINTS); only in a failpoints build.
+    #[cfg(feature = "failpoints")]
+    let _faults = fail::FailScenario::setup();
+    cli::common::set_gpu_timeout(cli.gpu_timeout);
     let outcome = match cli.command {
         Command::Perft(command) => cli::chess::run_perft_command(command),
         Command::Unique(arguments) => cli::unique::run_unique(arguments),

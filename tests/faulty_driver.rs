@@ -168,3 +168,33 @@ fn the_library_returns_errors_instead_of_results() {
     let verdicts = context.self_test(&[]);
     assert!(verdicts[0].outcome.is_err(), "{verdicts:?}");
 }
+
+/// The examples end as the command line does: exit code 3 on a refused
+/// driver, the error on stderr, no figures.
+#[test]
+fn the_examples_exit_with_three_on_the_faulty_driver() {
+    let mut folder = std::env::current_exe().expect("the test binary");
+    folder.pop();
+    if folder.ends_with("deps") {
+        folder.pop();
+    }
+    let cache = fresh_cache("examples");
+    for (name, arguments) in [
+        ("gpu_search", &["--positions", "2", "--playouts", "4", "--depth", "1"][..]),
+        ("throughput", &["perft", "--start-depths", "2", "--kiwipete-depths", "2", "--rounds", "1"][..]),
+    ] {
+        let path = folder.join("examples").join(name);
+        assert!(path.exists(), "{} is missing: cargo test builds the examples", path.display());
+        let output = Command::new(&path)
+            .args(arguments)
+            .env("VK_ICD_FILENAMES", faulty_icd())
+            .env("GPU_MOVEGEN_CACHE_DIR", &cache)
+            .env("WGPU_BACKEND", "vulkan")
+            .output()
+            .expect("the example runs");
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{name}: {}{stderr}", text(&output.stdout));
+        assert!(stderr.contains("self-test failed") && stderr.contains("Mesa 22.3.6"), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    }
+}

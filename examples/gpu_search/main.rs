@@ -38,6 +38,19 @@ struct Arguments {
     depth: u32,
 }
 
+/// A GPU or driver failure (a refused driver included): exit code 3, as the
+/// command line's.
+fn gpu_failure(error: &dyn std::fmt::Display) -> ! {
+    eprintln!("gpu_search: {error}");
+    std::process::exit(3)
+}
+
+/// The GPU and its CPU twin disagree: exit code 1, as the command line's.
+fn mismatch(what: &str) -> ! {
+    eprintln!("gpu_search: {what}");
+    std::process::exit(1)
+}
+
 fn main() {
     // Mesa's device-select layer prints a harmless XDG_RUNTIME_DIR error on
     // headless machines; this turns it off (see src/main.rs).
@@ -46,14 +59,8 @@ fn main() {
         unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
     let arguments = Arguments::parse();
-    let context = GpuContext::new().unwrap_or_else(|error| {
-        eprintln!("gpu_search: {error}");
-        std::process::exit(2);
-    });
-    let search = GpuSearch::new(&context, ShaderVariant::default()).unwrap_or_else(|error| {
-        eprintln!("gpu_search: {error}");
-        std::process::exit(2);
-    });
+    let context = GpuContext::new().unwrap_or_else(|error| gpu_failure(&error));
+    let search = GpuSearch::new(&context, ShaderVariant::default()).unwrap_or_else(|error| gpu_failure(&error));
     println!("adapter: {}", context.adapter_description());
     for entry in &search.composed().entry_points {
         println!("entry point {} (workgroup {:?})", entry.name, entry.workgroup_size);
@@ -72,12 +79,14 @@ fn main() {
         PlayoutSettings { playouts_per_root: arguments.playouts, seed: arguments.seed, ply_cap: arguments.ply_cap };
 
     let started = Instant::now();
-    let gpu = search.playouts(&roots, &settings).expect("GPU playouts");
+    let gpu = search.playouts(&roots, &settings).unwrap_or_else(|error| gpu_failure(&error));
     let gpu_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let cpu = cpu_playouts(&roots, &settings);
     let cpu_seconds = started.elapsed().as_secs_f64();
-    assert_eq!(gpu, cpu, "GPU and CPU playouts differ");
+    if gpu != cpu {
+        mismatch("GPU and CPU playouts differ");
+    }
     let total = gpu.len() as f64;
     println!(
         "playouts: {} ({} roots x {}), identical on GPU and CPU; GPU {:.0} playouts/s, CPU (1 thread) {:.0} playouts/s",
@@ -111,12 +120,14 @@ fn main() {
     }
 
     let started = Instant::now();
-    let gpu = search.negamax(&roots, arguments.depth).expect("GPU negamax");
+    let gpu = search.negamax(&roots, arguments.depth).unwrap_or_else(|error| gpu_failure(&error));
     let gpu_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let cpu: Vec<_> = roots.iter().map(|root| cpu_negamax(root, arguments.depth)).collect();
     let cpu_seconds = started.elapsed().as_secs_f64();
-    assert_eq!(gpu, cpu, "GPU and CPU negamax differ");
+    if gpu != cpu {
+        mismatch("GPU and CPU negamax differ");
+    }
     println!(
         "negamax depth {}: {} positions, identical on GPU and CPU; GPU {:.1} positions/s, CPU (1 thread) {:.1} positions/s",
         arguments.depth,

@@ -5,6 +5,7 @@
 //! main.rs turns Mesa's shader cache off for this section
 //! (`MESA_SHADER_CACHE_DISABLE=true`), so every figure is a cold compile.
 
+use crate::OrGpuExit as _;
 use crate::report::Row;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::reflect::{BindingKind, ComposedShader, RuntimeChecks, reflect};
@@ -39,7 +40,7 @@ fn first_dispatch(context: &GpuContext, shader: &ComposedShader, entry: &str) ->
     only.entry_points.retain(|point| point.name == entry);
     let kernels = context
         .scoped(|| only.build_kernels(device, "cold compile", RuntimeChecks::Off, false))
-        .expect("the kernel builds");
+        .or_gpu_exit("the kernel builds");
     let buffers: Vec<(u32, wgpu::Buffer)> = shader
         .bindings
         .iter()
@@ -76,7 +77,7 @@ fn first_dispatch(context: &GpuContext, shader: &ComposedShader, entry: &str) ->
         pass.dispatch_workgroups(1, 1, 1);
     }
     context.queue.submit([encoder.finish()]);
-    context.wait().expect("the dispatch finishes");
+    context.wait().or_gpu_exit("the dispatch finishes");
     started.elapsed().as_secs_f64()
 }
 

@@ -2,6 +2,7 @@
 //! rounds: the CPU on one thread and on all, and the GPU with its table in
 //! GPU memory and without one, side by side in one run.
 
+use crate::OrGpuExit as _;
 use crate::report::{Row, median, seconds};
 use gpu_movegen::suite::published_count;
 use gpu_movegen::{Position, perft};
@@ -31,8 +32,8 @@ fn gpu_rows(depth: u32, gpu_hash: Option<u64>, rounds: usize) -> Vec<Row> {
     );
     let engine = |table_bytes: u64| {
         let options = PerftOptions { variant, table_bytes: Some(table_bytes), ..Default::default() };
-        let mut engine = GpuPerft::with_options(&context, options).expect("GPU perft");
-        engine.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+        let mut engine = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
+        engine.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
         engine
     };
     let (mut plain_engine, mut table_engine) = (engine(0), engine(table_bytes));
@@ -45,10 +46,10 @@ fn gpu_rows(depth: u32, gpu_hash: Option<u64>, rounds: usize) -> Vec<Row> {
     );
     let (mut plain, mut hashed, mut nodes) = (Vec::new(), Vec::new(), 0);
     for _ in 0..rounds {
-        let (count, time) = seconds(|| plain_engine.perft(&[start], depth, &mut |_| {}).expect("GPU perft")[0]);
+        let (count, time) = seconds(|| plain_engine.perft(&[start], depth, &mut |_| {}).or_gpu_exit("GPU perft")[0]);
         let (hashed_count, hashed_time) = seconds(|| {
-            table_engine.clear_table().expect("clearing the table");
-            table_engine.perft(&[start], depth, &mut |_| {}).expect("GPU perft")[0]
+            table_engine.clear_table().or_gpu_exit("clearing the table");
+            table_engine.perft(&[start], depth, &mut |_| {}).or_gpu_exit("GPU perft")[0]
         });
         if count != hashed_count || expected.is_some_and(|expected| expected != count) {
             eprintln!(

@@ -2,6 +2,7 @@
 //! 19×19, the GPU against the CPU on one thread and on all, each GPU result
 //! checked against the CPU before it counts.
 
+use crate::OrGpuExit as _;
 use crate::report::{Row, seconds};
 use gpu_movegen::gpu::GpuContext;
 use rayon::prelude::*;
@@ -38,8 +39,8 @@ pub(crate) fn go_section(
         let (_, all) = seconds(|| positions.par_iter().map(GoPositionMoves::from_cpu).collect::<Vec<_>>());
         let gpu = context.as_ref().map(|context| {
             let mut generator = GoMoveGenerator::new(context);
-            generator.generate(&positions[..positions.len().min(64)]).expect("GPU bitmaps");
-            let (moves, time) = seconds(|| generator.generate(&positions).expect("GPU bitmaps"));
+            generator.generate(&positions[..positions.len().min(64)]).or_gpu_exit("GPU bitmaps");
+            let (moves, time) = seconds(|| generator.generate(&positions).or_gpu_exit("GPU bitmaps"));
             if moves != expected {
                 eprintln!("go: the GPU's {size}x{size} bitmaps differ from the CPU's");
                 std::process::exit(1);
@@ -108,8 +109,8 @@ pub(crate) fn go_section(
         let gpu_count = gpu_playout_count / scale;
         let gpu = context.as_ref().map(|context| {
             let mut runner = GpuPlayouts::new(context);
-            runner.playouts(&[empty], 64, 2, 0).expect("GPU playouts");
-            let (results, time) = seconds(|| runner.playouts(&[empty], gpu_count, 2, 0).expect("GPU playouts"));
+            runner.playouts(&[empty], 64, 2, 0).or_gpu_exit("GPU playouts");
+            let (results, time) = seconds(|| runner.playouts(&[empty], gpu_count, 2, 0).or_gpu_exit("GPU playouts"));
             if results != playouts(&empty, gpu_count, 2, 0) {
                 eprintln!("go: the GPU's {size}x{size} playouts differ from the CPU twin's");
                 std::process::exit(1);

@@ -55,6 +55,24 @@ mod report;
 mod shogi;
 mod sliders;
 
+/// Exit codes as the command line's: 1 a mismatch, 3 a GPU or driver failure.
+pub(crate) const GPU_FAILURE: i32 = 3;
+
+/// A GPU result, or the error on stderr and exit code 3, as the command
+/// line ends on a GPU failure (never a panic, never a figure).
+pub(crate) trait OrGpuExit<T> {
+    fn or_gpu_exit(self, what: &str) -> T;
+}
+
+impl<T, E: std::fmt::Display> OrGpuExit<T> for Result<T, E> {
+    fn or_gpu_exit(self, what: &str) -> T {
+        self.unwrap_or_else(|error| {
+            eprintln!("throughput: {what}: {error}");
+            std::process::exit(GPU_FAILURE)
+        })
+    }
+}
+
 #[derive(Parser)]
 struct Arguments {
     #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! `movegen`: the GPU move-generation kernels against the CPU reference
 //! over batch sizes, with upload, dispatch and readback apart.
 
+use crate::OrGpuExit as _;
 use crate::report::{Row, millis};
 use gpu_movegen::chess::gpu::{Kernel, MoveGenerator, PositionMoves, Timings};
 use gpu_movegen::gpu::GpuContext;
@@ -19,10 +20,10 @@ pub(crate) fn movegen_section(max_batch: usize) -> (Option<String>, Vec<Row>) {
         Ok(context) => context,
         Err(error) => {
             eprintln!("movegen: {error}");
-            std::process::exit(2);
+            std::process::exit(crate::GPU_FAILURE);
         }
     };
-    let mut generator = MoveGenerator::new(&context).expect("move generator");
+    let mut generator = MoveGenerator::new(&context).or_gpu_exit("move generator");
     println!("Move generation, adapter: {}", context.adapter_description());
     let distinct = random_play::random_positions(&Position::start(), 20_000, 120, 2026);
     let average_moves =
@@ -37,10 +38,10 @@ pub(crate) fn movegen_section(max_batch: usize) -> (Option<String>, Vec<Row>) {
         let positions = batch_of(&distinct, batch);
         // Warm-up so pipeline creation and buffer growth are not timed.
         for kernel in [Kernel::PerPiece, Kernel::PerPosition] {
-            generator.generate(&positions, kernel).expect("GPU generation");
+            generator.generate(&positions, kernel).or_gpu_exit("GPU generation");
             let started = Instant::now();
             let (moves, timings): (Vec<PositionMoves>, Timings) =
-                generator.generate_timed(&positions, kernel, true).expect("GPU generation");
+                generator.generate_timed(&positions, kernel, true).or_gpu_exit("GPU generation");
             let seconds = started.elapsed().as_secs_f64();
             let move_total: u64 = moves.iter().map(|moves| u64::from(moves.move_count)).sum();
             rows.push(Row {

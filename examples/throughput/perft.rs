@@ -1,6 +1,7 @@
 //! `perft`: nodes per second of GPU perft, the CPU backend on all threads,
 //! this crate's CPU perft on one thread and cozy-chess on one thread.
 
+use crate::OrGpuExit as _;
 use crate::peers::{cozy_perft, shakmaty_position};
 use crate::report::{Row, median, seconds};
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions, ShaderVariant};
@@ -35,14 +36,14 @@ pub(crate) fn perft_section(
         Ok(context) => context,
         Err(error) => {
             eprintln!("perft: {error}");
-            std::process::exit(2);
+            std::process::exit(crate::GPU_FAILURE);
         }
     };
     let variant = adapter_variant(&context);
     // Without a transposition table: the rounds measure the kernels, not each other's stored counts
     // (the deep section measures the tables).
     let options = PerftOptions { variant, table_bytes: Some(0), ..Default::default() };
-    let mut gpu = GpuPerft::with_options(&context, options).expect("GPU perft");
+    let mut gpu = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
     println!(
         "Perft, adapter: {}, shaders {}, arena {} positions, {rounds} alternating rounds, median time",
         context.adapter_description(),
@@ -50,11 +51,11 @@ pub(crate) fn perft_section(
         gpu.capacity()
     );
     // Pipelines compile on first use; keep that out of the timings.
-    gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+    gpu.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
     let mut pairs = leaf_shapes.then(|| {
         let options = PerftOptions { variant, fused_leaves: false, table_bytes: Some(0), ..Default::default() };
-        let mut engine = GpuPerft::with_options(&context, options).expect("GPU perft");
-        engine.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+        let mut engine = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
+        engine.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
         engine
     });
     let threads = rayon::current_num_threads();
@@ -110,7 +111,7 @@ pub(crate) fn perft_section(
             let mut nodes = 0;
             for _ in 0..rounds {
                 let (gpu_nodes, gpu_seconds) =
-                    seconds(|| gpu.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
+                    seconds(|| gpu.perft(&[position], depth, &mut |_| {}).or_gpu_exit("GPU perft")[0]);
                 // Every count is checked before it is printed: against the
                 // published value, else against the CPU engines.
                 if let Some(expected) = published {
@@ -123,7 +124,7 @@ pub(crate) fn perft_section(
                 gpu_times.push(gpu_seconds);
                 if let Some(pairs) = pairs.as_mut() {
                     let (pair_nodes, pair_seconds) =
-                        seconds(|| pairs.perft(&[position], depth, &mut |_| {}).expect("GPU perft")[0]);
+                        seconds(|| pairs.perft(&[position], depth, &mut |_| {}).or_gpu_exit("GPU perft")[0]);
                     if pair_nodes != gpu_nodes {
                         eprintln!(
                             "perft: the two leaf shapes disagree on {name} depth {depth}: {gpu_nodes}, {pair_nodes}"

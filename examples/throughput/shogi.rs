@@ -3,6 +3,7 @@
 //! "matsuri" and 593-move positions, in alternating rounds; the two slider
 //! methods; GPU perft in both bitboard layouts and GPU move generation.
 
+use crate::OrGpuExit as _;
 use crate::peers::{shunsai_perft, shunsai_position};
 use crate::report::{Row, median, seconds};
 use gpu_movegen::gpu::GpuContext;
@@ -28,14 +29,14 @@ pub(crate) fn shogi_gpu_rows(depth: u32) {
             .into_iter()
             .map(|variant| {
                 let options = shogi::gpu::ShogiPerftOptions { variant, table_bytes: Some(0), ..Default::default() };
-                let mut gpu = shogi::gpu::ShogiGpuPerft::with_options(&context, options).expect("Shogi GPU perft");
-                gpu.perft(&[start], 2, &mut |_| {}).expect("warm-up");
+                let mut gpu = shogi::gpu::ShogiGpuPerft::with_options(&context, options).or_gpu_exit("Shogi GPU perft");
+                gpu.perft(&[start], 2, &mut |_| {}).or_gpu_exit("warm-up");
                 (variant, gpu, Vec::new())
             })
             .collect();
     for _ in 0..3 {
         for (variant, gpu, times) in &mut engines {
-            let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).expect("Shogi GPU perft")[0]);
+            let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).or_gpu_exit("Shogi GPU perft")[0]);
             if nodes != expected {
                 eprintln!("shogi: the GPU ({variant:?}) counted {nodes} for perft({depth}), the CPU {expected}");
                 std::process::exit(1);
@@ -46,12 +47,12 @@ pub(crate) fn shogi_gpu_rows(depth: u32) {
     for (variant, _, times) in engines {
         println!("Shogi GPU perft({depth}), {variant:?}: {:.2} M nodes/s", expected as f64 / median(times) / 1e6);
     }
-    let mut generator = shogi::gpu::ShogiMoveGenerator::new(&context).expect("Shogi move generator");
+    let mut generator = shogi::gpu::ShogiMoveGenerator::new(&context).or_gpu_exit("Shogi move generator");
     let positions = shogi::perft::random_positions(4_096, 2026);
-    generator.generate(&positions[..64]).expect("warm-up");
+    generator.generate(&positions[..64]).or_gpu_exit("warm-up");
     for batch in [64usize, 1_024, 4_096] {
         let started = Instant::now();
-        let moves = generator.generate(&positions[..batch]).expect("Shogi move generation");
+        let moves = generator.generate(&positions[..batch]).or_gpu_exit("Shogi move generation");
         let rate = batch as f64 / started.elapsed().as_secs_f64();
         assert_eq!(moves.len(), batch);
         println!("Shogi GPU move generation, batch {batch:>5}: {rate:>10.0} positions/s");
@@ -83,7 +84,7 @@ pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
             table_bytes: Some(0),
             ..Default::default()
         };
-        shogi::gpu::ShogiGpuPerft::with_options(context, options).expect("Shogi GPU perft")
+        shogi::gpu::ShogiGpuPerft::with_options(context, options).or_gpu_exit("Shogi GPU perft")
     });
     let mut engines: Vec<Counter> = vec![
         ("ours", Box::new(|sfen, depth| shogi::perft::perft(&shogi::Position::from_sfen(sfen).expect("SFEN"), depth))),
@@ -91,12 +92,12 @@ pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     ];
     if let Some(gpu) = gpu.as_mut() {
         let position = shogi::Position::start();
-        gpu.perft(&[position], 2, &mut |_| {}).expect("warm-up");
+        gpu.perft(&[position], 2, &mut |_| {}).or_gpu_exit("warm-up");
         engines.push((
             "gpu",
             Box::new(move |sfen, depth| {
                 let position = shogi::Position::from_sfen(sfen).expect("SFEN");
-                gpu.perft(&[position], depth, &mut |_| {}).expect("Shogi GPU perft")[0]
+                gpu.perft(&[position], depth, &mut |_| {}).or_gpu_exit("Shogi GPU perft")[0]
             }),
         ));
     }

@@ -1,6 +1,7 @@
 //! `sliders`: every slider algorithm in both bitboard layouts: slider
 //! evaluations, move generation and perft on the GPU, and the CPU twins.
 
+use crate::OrGpuExit as _;
 use crate::movegen::batch_of;
 use crate::report::{Row, seconds};
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderVariant, shaders};
@@ -67,7 +68,7 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
         Ok(context) => context,
         Err(error) => {
             eprintln!("sliders: {error}");
-            std::process::exit(2);
+            std::process::exit(crate::GPU_FAILURE);
         }
     };
     let native = context.device.features().contains(wgpu::Features::SHADER_INT64);
@@ -104,14 +105,14 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
             let mut generator =
                 MoveGenerator::with_options(&context, GeneratorOptions { variant, ..Default::default() })
                     .expect("generator");
-            generator.generate(&positions[..positions.len().min(1_000)], Kernel::PerPosition).expect("warm-up");
+            generator.generate(&positions[..positions.len().min(1_000)], Kernel::PerPosition).or_gpu_exit("warm-up");
             let started = Instant::now();
             generator.generate(&positions, Kernel::PerPosition).expect("generation");
             let movegen_rate = batch as f64 / started.elapsed().as_secs_f64();
             let mut gpu =
                 GpuPerft::with_options(&context, PerftOptions { variant, table_bytes: Some(0), ..Default::default() })
                     .expect("perft");
-            gpu.perft(&[Position::start()], 3, &mut |_| {}).expect("warm-up");
+            gpu.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
             let (nodes, perft_seconds) =
                 seconds(|| gpu.perft(&[Position::start()], perft_depth, &mut |_| {}).expect("perft")[0]);
             if nodes != expected_nodes {

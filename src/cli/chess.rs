@@ -9,7 +9,6 @@ use clap::ValueEnum;
 
 use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PositionMoves};
 use gpu_movegen::chess::{cross_check, units};
-use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, random_play};
 
@@ -473,7 +472,7 @@ pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, CliError> {
         Some(KernelArg::PerPosition) => vec![Kernel::PerPosition],
         None => vec![Kernel::PerPiece, Kernel::PerPosition],
     };
-    let context = GpuContext::new()?;
+    let context = super::common::open_gpu()?;
     let variant = arguments.shaders.variant(&context)?;
     eprintln!("adapter: {}, shaders: {}", context.adapter_description(), variant.name());
     let options = GeneratorOptions { variant, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };

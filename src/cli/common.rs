@@ -322,6 +322,24 @@ pub fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// `--gpu-timeout`, in seconds, once the command line is read.
+static GPU_TIMEOUT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+
+/// Records `--gpu-timeout` for every context [`open_gpu`] opens.
+pub fn set_gpu_timeout(seconds: Option<u64>) {
+    let _ = GPU_TIMEOUT.set(seconds);
+}
+
+/// Opens the GPU (the adapter [`GpuContext::new`] prefers) with the
+/// command line's `--gpu-timeout`, if it gave one.
+pub fn open_gpu() -> Result<GpuContext, gpu_movegen::gpu::GpuError> {
+    let context = GpuContext::new()?;
+    if let Some(seconds) = GPU_TIMEOUT.get().copied().flatten() {
+        context.set_wait_timeout(std::time::Duration::from_secs(seconds));
+    }
+    Ok(context)
+}
+
 /// Why a suite run would count nothing: no expected count within
 /// `--max-depth` when one was given, else none at all.
 pub fn no_counts_problem(max_depth: Option<u32>) -> String {

@@ -5,7 +5,6 @@ use gpu_movegen::chess::cpu_perft::CpuPerft;
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::transposition::physical_mebibytes;
-use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::perft::default_table_bytes;
 use gpu_movegen::{Move, Position, perft};
 
@@ -71,7 +70,7 @@ impl Engine {
             )));
         }
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
-            let context = GpuContext::new()?;
+            let context = super::common::open_gpu()?;
             let variant = shaders.variant(&context)?;
             let description = format!("{}, {}", context.adapter_description(), variant.name());
             let memory_limit = shaders.memory_limit();

@@ -13,9 +13,8 @@ use gpu_movegen::go::perft::{divide, perft_parallel};
 use gpu_movegen::go::playout::{playouts, random_positions};
 use gpu_movegen::go::sgf::read_sgf;
 use gpu_movegen::go::{Move, Point, Position};
-use gpu_movegen::gpu::GpuContext;
 
-use super::common::{Backend, CliError, Progress, open_backend, thread_pool};
+use super::common::{Backend, CliError, Progress, escape_controls, open_backend, thread_pool};
 
 #[derive(Subcommand)]
 pub enum GoCommand {
@@ -175,7 +174,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let mut engine = open_backend(
         arguments.backend,
         || {
-            let context = GpuContext::new()?;
+            let context = super::common::open_gpu()?;
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
             let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
             let options = GoPerftOptions {
@@ -244,7 +243,7 @@ impl Playouts {
     /// self-tested now, so that `auto` can still choose the CPU).
     fn open(backend: Backend, threads: Option<u32>, size: u32) -> Result<Playouts, CliError> {
         let gpu = || {
-            let mut runner = GpuPlayouts::new(&GpuContext::new()?);
+            let mut runner = GpuPlayouts::new(&super::common::open_gpu()?);
             runner.prepare(size)?;
             Ok(Playouts::Gpu(Box::new(runner)))
         };
@@ -270,6 +269,39 @@ impl PlayoutRunner for Playouts {
         match self {
             Playouts::Cpu(pool) => pool.install(|| CpuPlayouts.run(positions, per_position, seed, first_stream)),
             Playouts::Gpu(gpu) => gpu.run(positions, per_position, seed, first_stream),
+        }
+    }
+}
+
+/// The GTP engine's playouts: a game in progress must not end because the
+/// GPU failed (device lost, out of memory, stalled), so the engine says so on
+/// stderr and plays on with the CPU twin, whose playouts are the GPU's
+/// playout for playout: the batch that failed is run again there.
+struct ServingPlayouts {
+    playouts: Playouts,
+    threads: Option<u32>,
+}
+
+impl PlayoutRunner for ServingPlayouts {
+    fn run(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+        match self.playouts.run(positions, per_position, seed, first_stream) {
+            Err(error) if matches!(self.playouts, Playouts::Gpu(_)) => {
+                let pool = thread_pool(self.threads).map_err(|failure| failure.message().to_owned())?;
+                eprintln!(
+                    "note: the GPU failed ({}); playouts continue on the CPU, {} threads",
+                    escape_controls(&error),
+                    pool.current_num_threads()
+                );
+                self.playouts = Playouts::Cpu(pool);
+                self.playouts.run(positions, per_position, seed, first_stream)
+            }
+            outcome => outcome,
         }
     }
 }
@@ -323,7 +355,7 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
 
 fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, CliError> {
     let positions = random_positions(size, count, seed).map_err(|error| CliError::Usage(format!("--size: {error}")))?;
-    let context = GpuContext::new()?;
+    let context = super::common::open_gpu()?;
     eprintln!("adapter: {}", context.adapter_description());
     let mut mismatched = vec![false; positions.len()];
     let mut stdout = std::io::stdout().lock();
@@ -376,6 +408,7 @@ pub fn run_gtp(arguments: GtpArgs) -> Result<ExitCode, CliError> {
     // The engine starts on 19x19; other sizes are self-tested when first played.
     let runner = Playouts::open(arguments.backend, arguments.threads, gpu_movegen::go::MAX_SIZE)?;
     eprintln!("gpu-movegen GTP engine: playouts on the {}", runner.describe());
+    let runner = ServingPlayouts { playouts: runner, threads: arguments.threads };
     let settings =
         SearchSettings { playouts: arguments.playouts, time, seed: arguments.seed, resign: !arguments.no_resign };
     let mut engine = GtpEngine::new(runner, settings);

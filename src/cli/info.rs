@@ -3,7 +3,6 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::wgpu;
 
 use super::common::{CliError, auto_prefers_cpu};
@@ -21,7 +20,7 @@ pub fn run_info() -> Result<ExitCode, CliError> {
         "cpu perft sliders: {sliders} (pext where the processor has fast BMI2; {}=magic chooses the portable path)",
         gpu_movegen::chess::fast_perft::SLIDER_LOOKUP_VARIABLE
     )?;
-    let context = GpuContext::new()?;
+    let context = super::common::open_gpu()?;
     let limits = context.device.limits();
     let features = context.device.features();
     let adapter_features = context.adapter_info.as_ref().map(|info| info.backend);

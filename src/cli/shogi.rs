@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
-use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptions, ShogiPositionMoves};
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
 use gpu_movegen::shogi::{Move, Position, START_SFEN};
@@ -111,7 +110,7 @@ impl Engine {
         quiet: bool,
     ) -> Result<Engine, CliError> {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
-            let context = GpuContext::new()?;
+            let context = super::common::open_gpu()?;
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
             let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
             let options = ShogiPerftOptions {
@@ -263,7 +262,7 @@ fn run_verify(
     let mut stdout = std::io::stdout().lock();
     let mut mismatched = vec![false; positions.len()];
     // The move sets of the per-position kernel, square by square and drop by drop.
-    let mut generator = ShogiMoveGenerator::new(&GpuContext::new()?)?;
+    let mut generator = ShogiMoveGenerator::new(&super::common::open_gpu()?)?;
     let generated = generator.generate(&positions)?;
     for (index, (position, gpu)) in positions.iter().zip(&generated).enumerate() {
         let cpu = ShogiPositionMoves::from_cpu(position);

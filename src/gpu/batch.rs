@@ -68,7 +68,7 @@ pub fn run<Record: Pod, Position: Pod, Parameters: Pod>(
                 device.limits().max_compute_workgroups_per_dimension,
             );
         }
-        context.queue.submit([encoder.finish()]);
+        context.submit([encoder.finish()]);
         let words: Vec<u32> = Staging::new(device, output_size + 4)
             .read_ranges(context, &[(&output, 0, output_size), (&status, 0, 4)])?;
         let flags = words[words.len() - 1];

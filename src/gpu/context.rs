@@ -2,7 +2,11 @@
 //! limits, and turning wgpu's error reports into `Result`s.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::faults;
 
 pub use super::error::GpuError;
 
@@ -38,7 +42,22 @@ pub struct GpuContext {
     /// instead of compiling the same pipelines once more. Held as `Any` so
     /// that the context needs nothing from the modules that build them.
     kernel_cache: Arc<Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>>,
+    /// The longest one wait on the queue may take, in milliseconds.
+    wait_milliseconds: Arc<AtomicU64>,
+    /// The last failure of the device itself (lost, out of memory, stalled,
+    /// a failed readback) seen through this context: what tells a device
+    /// that failed during a self-test from one that answered wrongly.
+    runtime_failure: Arc<Mutex<Option<GpuError>>>,
 }
+
+/// The default limit of one wait on a hardware GPU. Every submission is
+/// sized to take well under a second there (docs/gpu-faults.md), so a
+/// minute means the device is hung, not busy.
+pub const DEFAULT_WAIT_SECONDS: u64 = 60;
+
+/// The default limit of one wait on a software adapter (lavapipe), which
+/// runs the same submissions tens of times slower on a few CPU cores.
+pub const DEFAULT_SOFTWARE_WAIT_SECONDS: u64 = 600;
 
 /// Ranks adapters: real GPUs first, then software ones; Vulkan before others.
 fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
@@ -125,6 +144,12 @@ impl GpuContext {
             required_limits: adapter.limits(),
             ..Default::default()
         };
+        if faults::fires("gpu-device-request") {
+            return Err(GpuError::RequestDevice {
+                adapter: describe_adapter(&info),
+                reason: "injected failure (gpu-device-request)".to_owned(),
+            });
+        }
         let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
             .map_err(|error| GpuError::RequestDevice { adapter: describe_adapter(&info), reason: error.to_string() })?;
         Ok(GpuContext::with_adapter_info(device, queue, Some(info)))
@@ -156,6 +181,8 @@ impl GpuContext {
                 slot.get_or_insert(GpuError::from(error));
             }
         }));
+        let software = adapter_info.as_ref().is_some_and(|info| info.device_type == wgpu::DeviceType::Cpu);
+        let seconds = if software { DEFAULT_SOFTWARE_WAIT_SECONDS } else { DEFAULT_WAIT_SECONDS };
         GpuContext {
             device,
             queue,
@@ -164,7 +191,42 @@ impl GpuContext {
             uncaptured,
             trust: Arc::default(),
             kernel_cache: Arc::default(),
+            wait_milliseconds: Arc::new(AtomicU64::new(seconds * 1000)),
+            runtime_failure: Arc::default(),
         }
+    }
+
+    /// Records `error` as a failure of the device and returns it.
+    pub(crate) fn note_failure(&self, error: GpuError) -> GpuError {
+        *self.runtime_failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(error.clone());
+        error
+    }
+
+    /// The device failure recorded since the last call, if any.
+    pub(crate) fn take_failure(&self) -> Option<GpuError> {
+        self.runtime_failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+    }
+
+    /// Sets the longest one wait on the queue may take (for this context and
+    /// its clones); past it the wait fails with [`GpuError::Stall`].
+    pub fn set_wait_timeout(&self, limit: Duration) {
+        let milliseconds = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.wait_milliseconds.store(milliseconds, Ordering::Relaxed);
+    }
+
+    /// The longest one wait on the queue may take.
+    pub fn wait_timeout(&self) -> Duration {
+        Duration::from_millis(self.wait_milliseconds.load(Ordering::Relaxed))
+    }
+
+    /// Submits command buffers to the queue: the one place the crate's
+    /// engines submit, so that a test build can lose the device here
+    /// (`gpu-device-lost`, a real `Device::destroy`).
+    pub fn submit<I: IntoIterator<Item = wgpu::CommandBuffer>>(&self, command_buffers: I) -> wgpu::SubmissionIndex {
+        if faults::fires("gpu-device-lost") {
+            self.device.destroy();
+        }
+        self.queue.submit(command_buffers)
     }
 
     /// This context for running known-answer checks on: engines made on it
@@ -202,12 +264,29 @@ impl GpuContext {
     /// Fails if the device was lost or an error arrived outside an error scope.
     pub fn check_health(&self) -> Result<(), GpuError> {
         if let Some(reason) = self.lost.lock().ok().and_then(|slot| slot.clone()) {
-            return Err(GpuError::DeviceLost { reason });
+            return Err(self.note_failure(GpuError::DeviceLost { reason }));
+        }
+        if let Some(error) = faults::take_injected() {
+            return Err(self.note_failure(error));
         }
         if let Some(error) = self.uncaptured.lock().ok().and_then(|mut slot| slot.take()) {
-            return Err(error);
+            return Err(self.note_failure(self.unless_lost(error)));
         }
         Ok(())
+    }
+
+    /// `error`, unless the device was lost: a lost device rejects the calls
+    /// that follow as invalid, and the loss is what the user must hear of.
+    fn unless_lost(&self, error: GpuError) -> GpuError {
+        if !matches!(error, GpuError::Validation(_)) {
+            return error;
+        }
+        // Callbacks, the device-lost one among them, run when the device is polled.
+        let _ = self.device.poll(wgpu::PollType::Poll);
+        match self.lost.lock().ok().and_then(|slot| slot.clone()) {
+            Some(reason) => GpuError::DeviceLost { reason },
+            None => error,
+        }
     }
 
     /// Runs `work` inside validation and out-of-memory error scopes and
@@ -219,17 +298,31 @@ impl GpuContext {
         let validation_error = pollster::block_on(validation.pop());
         let memory_error = pollster::block_on(memory.pop());
         if let Some(error) = memory_error.or(validation_error) {
-            return Err(error.into());
+            return Err(self.note_failure(self.unless_lost(error.into())));
         }
         self.check_health()?;
         Ok(value)
     }
 
-    /// Blocks until the queue is idle; a lost device or a timeout is an error.
+    /// Blocks until the queue is idle, for at most [`GpuContext::wait_timeout`];
+    /// a lost device or a queue that does not finish in time is an error.
     pub fn wait(&self) -> Result<(), GpuError> {
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|error| GpuError::DeviceLost { reason: error.to_string() })?;
+        let limit = self.wait_timeout();
+        let stall = || GpuError::Stall { seconds: limit.as_secs_f64() };
+        if faults::fires("gpu-readback-stall") {
+            // A queue that never finishes, as a hung driver's: the wait
+            // lasts its whole limit and ends the same way.
+            std::thread::sleep(limit);
+            return Err(self.note_failure(stall()));
+        }
+        match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(limit) }) {
+            Ok(_) => {}
+            Err(wgpu::PollError::Timeout) => return Err(self.note_failure(stall())),
+            Err(error) => {
+                self.check_health()?;
+                return Err(self.note_failure(GpuError::DeviceLost { reason: error.to_string() }));
+            }
+        }
         self.check_health()
     }
 }

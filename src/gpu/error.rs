@@ -3,7 +3,7 @@
 //! these, never a wrong or partial result.
 
 /// Everything that can go wrong on the GPU side. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GpuError {
     #[error(
@@ -17,6 +17,11 @@ pub enum GpuError {
     RequestDevice { adapter: String, reason: String },
     #[error("the GPU device was lost ({reason}); results of the interrupted work were discarded")]
     DeviceLost { reason: String },
+    #[error(
+        "the GPU did not finish its work within {seconds} s, the limit of one wait (--gpu-timeout SECONDS \
+         on the command line); the device may be hung, or too slow for that limit"
+    )]
+    Stall { seconds: f64 },
     #[error("GPU validation error (a bug in this crate; please report it): {0}")]
     Validation(String),
     #[error("the GPU device's limits are too small: {0}")]

@@ -10,6 +10,7 @@ pub mod batch;
 pub mod composer;
 pub mod context;
 pub mod error;
+pub mod faults;
 pub mod perft;
 pub mod random;
 pub mod reflect;

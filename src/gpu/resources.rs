@@ -29,20 +29,39 @@ fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLay
 
 /// An uninitialised buffer.
 pub fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    super::faults::allocation(label);
     device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
 }
 
-/// A buffer holding `contents`.
+/// A buffer holding `contents`. Written through a mapping made at creation,
+/// as wgpu's `create_buffer_init` does, except that a device lost before the
+/// mapping leaves the buffer unwritten instead of panicking: the loss is then
+/// reported by the next wait or health check, before any result is read.
 pub fn buffer_with<T: Pod>(
     device: &wgpu::Device,
     label: &str,
     contents: &[T],
     usage: wgpu::BufferUsages,
 ) -> wgpu::Buffer {
-    wgpu::util::DeviceExt::create_buffer_init(
-        device,
-        &wgpu::util::BufferInitDescriptor { label: Some(label), contents: bytemuck::cast_slice(contents), usage },
-    )
+    super::faults::allocation(label);
+    let bytes: &[u8] = bytemuck::cast_slice(contents);
+    if bytes.is_empty() {
+        return device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: 0,
+            usage,
+            mapped_at_creation: false,
+        });
+    }
+    // Vulkan wants sizes that are multiples of 4, and above 0.
+    let size = (bytes.len() as u64).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+    let buffer =
+        device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: true });
+    if let Ok(mut view) = buffer.get_mapped_range_mut(..) {
+        view.slice(..bytes.len()).copy_from_slice(bytes);
+    }
+    buffer.unmap();
+    buffer
 }
 
 /// A bind group of `(binding, buffer)` pairs, each buffer bound whole.
@@ -105,6 +124,10 @@ pub fn record_dispatch(
 
 /// Maps the first `size` bytes of a MAP_READ buffer, copies them out and unmaps.
 pub fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
+    if super::faults::fires("gpu-map-read") {
+        let error = GpuError::Readback("mapping the staging buffer failed (injected: gpu-map-read)".to_owned());
+        return Err(context.note_failure(error));
+    }
     let slice = buffer.slice(0..size);
     let (sender, receiver) = futures_intrusive::channel::shared::oneshot_channel();
     slice.map_async(wgpu::MapMode::Read, move |result| {
@@ -113,11 +136,12 @@ pub fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u6
     context.wait()?;
     match pollster::block_on(receiver.receive()) {
         Some(Ok(())) => {}
-        Some(Err(error)) => return Err(GpuError::Readback(error.to_string())),
-        None => return Err(GpuError::Readback("the map callback never ran".to_owned())),
+        Some(Err(error)) => return Err(context.note_failure(GpuError::Readback(error.to_string()))),
+        None => return Err(context.note_failure(GpuError::Readback("the map callback never ran".to_owned()))),
     }
     let values = {
-        let view = slice.get_mapped_range().map_err(|error| GpuError::Readback(error.to_string()))?;
+        let view =
+            slice.get_mapped_range().map_err(|error| context.note_failure(GpuError::Readback(error.to_string())))?;
         bytemuck::pod_collect_to_vec(&view)
     };
     buffer.unmap();
@@ -181,7 +205,7 @@ impl Staging {
                     break;
                 }
             }
-            context.queue.submit([encoder.finish()]);
+            context.submit([encoder.finish()]);
             bytes.extend(read_mapped::<u8>(context, &self.buffer, filled)?);
         }
         Ok(bytemuck::pod_collect_to_vec(&bytes))

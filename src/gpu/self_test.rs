@@ -48,10 +48,16 @@ pub fn cache_directory() -> Option<PathBuf> {
 /// The verdict of one check of one context.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
+    /// The check's name.
     pub check: String,
+    /// Passed, or what differed from the CPU.
     pub outcome: CheckResult,
     /// How long the check ran, when it ran now (`None`: the verdict was known).
     pub seconds: Option<f64>,
+    /// The device failed while the check ran (lost, out of memory, stalled,
+    /// a readback failed): no verdict, and nothing is kept, since the next
+    /// run may find a working device. `outcome` then holds the message.
+    pub failure: Option<GpuError>,
 }
 
 impl GpuContext {
@@ -61,6 +67,9 @@ impl GpuContext {
     /// first check the device failed.
     pub fn require(&self, checks: &[Check]) -> Result<(), GpuError> {
         for verdict in self.self_test(checks) {
+            if let Some(failure) = verdict.failure {
+                return Err(failure);
+            }
             if let Err(detail) = verdict.outcome {
                 return Err(GpuError::SelfTestFailed {
                     adapter: self.adapter_description(),
@@ -79,10 +88,17 @@ impl GpuContext {
         let mut verdicts = Vec::with_capacity(all.len());
         for check in &all {
             let started = std::time::Instant::now();
-            let (outcome, ran) = if self.trust.exempt { (Ok(()), false) } else { self.verdict(check) };
+            let (outcome, ran, failure) = if self.trust.exempt {
+                (Ok(()), false, None)
+            } else {
+                match self.verdict(check) {
+                    Ok((outcome, ran)) => (outcome, ran, None),
+                    Err(failure) => (Err(failure.to_string()), true, Some(failure)),
+                }
+            };
             let failed = outcome.is_err();
             let seconds = ran.then(|| started.elapsed().as_secs_f64());
-            verdicts.push(Verdict { check: check.name().to_owned(), outcome, seconds });
+            verdicts.push(Verdict { check: check.name().to_owned(), outcome, seconds, failure });
             // A device that failed one check is not asked for the next.
             if failed {
                 break;
@@ -91,38 +107,41 @@ impl GpuContext {
         verdicts
     }
 
-    /// The verdict of `check`, and whether the check ran now to find it.
-    fn verdict(&self, check: &Check) -> (CheckResult, bool) {
+    /// The verdict of `check`, and whether the check ran now to find it; a
+    /// device that failed while checking is an error, and no verdict.
+    fn verdict(&self, check: &Check) -> Result<(CheckResult, bool), GpuError> {
         let Some(key) = self.cache_key(check) else {
             let mut verdicts = self.trust.verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             if let Some(outcome) = verdicts.get(check.name()) {
-                return (outcome.clone(), false);
+                return Ok((outcome.clone(), false));
             }
-            let outcome = self.run_check(check);
+            let outcome = self.run_check(check)?;
             verdicts.insert(check.name().to_owned(), outcome.clone());
-            return (outcome, true);
+            return Ok((outcome, true));
         };
         let mut process = VERDICTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let process = process.get_or_insert_with(HashMap::new);
         if let Some(outcome) = process.get(&key) {
-            return (outcome.clone(), false);
+            return Ok((outcome.clone(), false));
         }
         let file = cache_directory().map(|directory| directory.join("self-test").join(cache_file_name(&key)));
         if let Some(outcome) = file.as_ref().and_then(|file| read_verdict(file, &key)) {
             process.insert(key, outcome.clone());
-            return (outcome, false);
+            return Ok((outcome, false));
         }
-        let outcome = self.run_check(check);
+        let outcome = self.run_check(check)?;
         if let Some(file) = &file {
             // A cache that cannot be written costs a rerun next time, nothing more.
             let _ = write_verdict(file, &key, &outcome);
         }
         process.insert(key, outcome.clone());
-        (outcome, true)
+        Ok((outcome, true))
     }
 
-    fn run_check(&self, check: &Check) -> CheckResult {
+    /// Runs `check`: its verdict, or the device's failure while it ran.
+    fn run_check(&self, check: &Check) -> Result<CheckResult, GpuError> {
         let exempt = self.exempt();
+        let _ = exempt.take_failure();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.run)(&exempt)));
         let outcome = match outcome {
             Ok(outcome) => outcome,
@@ -136,7 +155,11 @@ impl GpuContext {
             )),
         };
         // An error the check's own scopes did not catch is the device's too.
-        outcome.and_then(|()| exempt.check_health().map_err(|error| error.to_string()))
+        let outcome = outcome.and_then(|()| exempt.check_health().map_err(|error| error.to_string()));
+        match exempt.take_failure() {
+            Some(failure) => Err(failure),
+            None => Ok(outcome),
+        }
     }
 
     /// Adapter, driver, crate version, build and check: what a verdict
@@ -289,7 +312,7 @@ fn long_loops_on_gpu(context: &GpuContext) -> Result<Vec<u32>, GpuError> {
         let group = bind_group(device, "self-test long loops", &kernels.layout, &[(1, &parameters), (2, &output)]);
         let mut encoder = device.create_command_encoder(&Default::default());
         record_dispatch(&mut encoder, kernels.pipeline("long_loops"), &group, &[], LONG_LOOP_INVOCATIONS, 64, 1);
-        context.queue.submit([encoder.finish()]);
+        context.submit([encoder.finish()]);
         output
     })?;
     read_buffer(context, &output, 0, bytes)

@@ -43,13 +43,11 @@ pub fn compose(user_source: &str, options: EmbedOptions) -> Result<ComposedShade
 
 /// The attack-table buffer the library reads.
 pub fn create_table_buffer(device: &wgpu::Device) -> wgpu::Buffer {
-    wgpu::util::DeviceExt::create_buffer_init(
+    crate::gpu::resources::buffer_with(
         device,
-        &wgpu::util::BufferInitDescriptor {
-            label: Some("gpu-movegen attack tables"),
-            contents: bytemuck::cast_slice(&shaders::attack_table_data()),
-            usage: wgpu::BufferUsages::STORAGE,
-        },
+        "gpu-movegen attack tables",
+        &shaders::attack_table_data(),
+        wgpu::BufferUsages::STORAGE,
     )
 }
 

@@ -447,7 +447,7 @@ impl MoveGenerator {
         );
         queue.write_buffer(&buffers.status, 0, bytemuck::bytes_of(&0u32));
         if timed {
-            queue.submit([]);
+            self.context.submit([]);
             self.context.wait()?;
             timings.upload += started.elapsed();
         }
@@ -483,7 +483,7 @@ impl MoveGenerator {
             encoder.copy_buffer_to_buffer(&timestamps.resolve, 0, &timestamps.staging, 0, 16);
         }
         if timed {
-            queue.submit([encoder.finish()]);
+            self.context.submit([encoder.finish()]);
             self.context.wait()?;
             timings.dispatch += started.elapsed();
             if let Some(timestamps) = timestamps {
@@ -497,7 +497,7 @@ impl MoveGenerator {
         let started = Instant::now();
         encoder.copy_buffer_to_buffer(&buffers.output, 0, &buffers.staging, 0, output_bytes);
         encoder.copy_buffer_to_buffer(&buffers.status, 0, &buffers.status_staging, 0, 4);
-        queue.submit([encoder.finish()]);
+        self.context.submit([encoder.finish()]);
         let status: Vec<u32> = read_mapped(&self.context, &buffers.status_staging, 4)?;
         if status[0] != 0 {
             return Err(GpuError::ShaderFault(describe_faults(status[0])));

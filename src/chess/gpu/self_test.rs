@@ -218,7 +218,7 @@ fn library_playouts(context: &GpuContext, variant: ShaderVariant, roots: &[Posit
             pass.set_bind_group(1, &tables_group, &[]);
             pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
         }
-        context.queue.submit([encoder.finish()]);
+        context.submit([encoder.finish()]);
         output
     })?;
     read_buffer(context, &output, 0, bytes)

@@ -224,7 +224,7 @@ impl<G: PerftGame> PerftEngine<G> {
                 let start = self.plan.merge_slots() * 4;
                 encoder.clear_buffer(&self.merge_table, start, Some(self.plan.transposition_bytes));
             }
-            context.queue.submit([encoder.finish()]);
+            context.submit([encoder.finish()]);
         })
     }
 
@@ -692,7 +692,7 @@ impl<G: PerftGame> PerftEngine<G> {
         if let Some(encoder) = self.batch.encoder.take() {
             let bytes = (self.batch.used * self.batch.stride) as usize;
             self.context.queue.write_buffer(&self.parameters, 0, &self.batch.parameters[..bytes]);
-            self.context.queue.submit([encoder.finish()]);
+            self.context.submit([encoder.finish()]);
         }
         self.batch.used = 0;
     }
