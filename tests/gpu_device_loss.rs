@@ -42,3 +42,28 @@ fn destroying_the_device_mid_count_is_an_error_never_a_count() {
     }
     assert!(errors >= 1, "no destroy fell inside a count");
 }
+
+/// The longest submission of each game's perft at its default sizes, as the
+/// host waits for it (docs/gpu-faults.md records the figures). Ignored: it
+/// counts for minutes on a software adapter.
+#[test]
+#[ignore]
+fn longest_waits_at_default_sizes() {
+    use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions};
+    use gpu_movegen::shogi::gpu::ShogiGpuPerft;
+    let chess = context();
+    let mut engine = GpuPerft::new(&chess).expect("an engine");
+    let counted = engine.perft(&[Position::start()], 7, &mut |_| {}).expect("a count");
+    println!("chess start perft(7) = {}: longest wait {:?}", counted[0], chess.longest_wait());
+    let shogi = context();
+    let mut engine = ShogiGpuPerft::new(&shogi).expect("an engine");
+    let start = gpu_movegen::shogi::Position::start();
+    let counted = engine.perft(&[start], 5, &mut |_| {}).expect("a count");
+    println!("Shogi start perft(5) = {}: longest wait {:?}", counted[0], shogi.longest_wait());
+    let go = context();
+    let mut engine = GoGpuPerft::with_options(&go, GoPerftOptions { variant: BoardSize(9), ..Default::default() })
+        .expect("an engine");
+    let empty = gpu_movegen::go::Position::new(9).unwrap();
+    let counted = engine.perft(&[empty], 5, &mut |_| {}).expect("a count");
+    println!("Go 9x9 perft(5) = {}: longest wait {:?}", counted[0], go.longest_wait());
+}

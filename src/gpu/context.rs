@@ -44,6 +44,12 @@ pub struct GpuContext {
     kernel_cache: Arc<Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>>,
     /// The longest one wait on the queue may take, in milliseconds.
     wait_milliseconds: Arc<AtomicU64>,
+    /// The longest span so far from a submission to the end of the wait for
+    /// it, in microseconds: a bound on the longest submission's run, what a
+    /// driver's watchdog (Windows' TDR) would see.
+    longest_wait_microseconds: Arc<AtomicU64>,
+    /// When the oldest submission not yet waited for was made.
+    submitted_at: Arc<Mutex<Option<std::time::Instant>>>,
     /// The last failure of the device itself (lost, out of memory, stalled,
     /// a failed readback) seen through this context: what tells a device
     /// that failed during a self-test from one that answered wrongly.
@@ -193,7 +199,17 @@ impl GpuContext {
             kernel_cache: Arc::default(),
             wait_milliseconds: Arc::new(AtomicU64::new(seconds * 1000)),
             runtime_failure: Arc::default(),
+            longest_wait_microseconds: Arc::default(),
+            submitted_at: Arc::default(),
         }
+    }
+
+    /// The longest span so far (for this context and its clones) from a
+    /// submission to the end of the wait for it: a bound on how long one
+    /// submission ran. (Software drivers may run the work inside the
+    /// submit call itself; the span covers that too.)
+    pub fn longest_wait(&self) -> Duration {
+        Duration::from_micros(self.longest_wait_microseconds.load(Ordering::Relaxed))
     }
 
     /// Records `error` as a failure of the device and returns it.
@@ -226,6 +242,10 @@ impl GpuContext {
         if faults::fires("gpu-device-lost") {
             self.device.destroy();
         }
+        self.submitted_at
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get_or_insert_with(std::time::Instant::now);
         self.queue.submit(command_buffers)
     }
 
@@ -315,7 +335,12 @@ impl GpuContext {
             std::thread::sleep(limit);
             return Err(self.note_failure(stall()));
         }
-        match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(limit) }) {
+        let polled = self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(limit) });
+        if let Some(submitted) = self.submitted_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() {
+            let span = u64::try_from(submitted.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.longest_wait_microseconds.fetch_max(span, Ordering::Relaxed);
+        }
+        match polled {
             Ok(_) => {}
             Err(wgpu::PollError::Timeout) => return Err(self.note_failure(stall())),
             Err(error) => {

@@ -221,7 +221,8 @@ impl MoveGenerator {
                 let per_position = size_of::<PackedPosition>() as u64 + 2 * output_stride;
                 if limit < fixed + per_position {
                     return Err(GpuError::Limits(format!(
-                        "a GPU memory limit of {limit} bytes is too small: move generation needs at least {} bytes",
+                        "a GPU memory limit (--gpu-memory) of {limit} bytes is too small: move generation needs at \
+                         least {} bytes",
                         fixed + per_position
                     )));
                 }

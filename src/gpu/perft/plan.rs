@@ -68,7 +68,8 @@ impl MemoryPlan {
         let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
         if binding < table_bytes {
             return Err(GpuError::Limits(format!(
-                "max_storage_buffer_binding_size is {binding} bytes; the tables need {table_bytes}"
+                "the device's largest storage binding (max_storage_buffer_binding_size) is {binding} bytes; the \
+                 attack tables need {table_bytes}"
             )));
         }
         if binding < transposition_bytes {
@@ -100,8 +101,9 @@ impl MemoryPlan {
                     String::new()
                 };
                 return Err(GpuError::Limits(format!(
-                    "a GPU memory limit of {limit} bytes is too small for {}{table}: perft needs at least {needed} \
-                     bytes ({:.2} MiB)",
+                    "a GPU memory limit (--gpu-memory) of {:.2} MiB is too small for {}{table}: perft needs at \
+                     least {:.2} MiB",
+                    limit as f64 / (1024.0 * 1024.0),
                     G::describe(options.variant),
                     needed as f64 / (1024.0 * 1024.0),
                 )));
