@@ -220,7 +220,10 @@ fn settled_board(
             let eye = !in_dame && x != wall && x != white_wall && (x + 2 * y + shift) % 5 == 0;
             let (left, right) = if color == Color::Black { (0, wall) } else { (white_wall, size) };
             let middle = (left + right) / 2;
-            let open = territory && !in_dame && x + 1 >= middle && x <= middle && (2..=4).contains(&y);
+            // Inside the region, never on its wall: a broken wall would let
+            // the territory touch the dame, and the board would not be settled.
+            let walls = x == wall || x == white_wall;
+            let open = territory && !in_dame && !walls && x + 1 >= middle && x <= middle && (2..=4).contains(&y);
             if eye || open {
                 continue;
             }

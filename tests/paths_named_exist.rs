@@ -28,8 +28,9 @@ const READ: [&str; 13] = [
 
 fn files(path: &Path, found: &mut Vec<PathBuf>) {
     if path.is_dir() {
-        // Suites and other data name no paths of the tree.
-        if path.ends_with("tests/data") {
+        // Suites and other data name no paths of the tree; installed npm
+        // packages (tests/tint/node_modules) are not the project's.
+        if path.ends_with("tests/data") || path.ends_with("node_modules") {
             return;
         }
         for entry in std::fs::read_dir(path).unwrap() {

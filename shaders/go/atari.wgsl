@@ -43,22 +43,27 @@ struct GoLiberties {
 }
 
 fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap) -> GoLiberties {
+    // One return after the loop: naga wants a function to end in one, and
+    // Tint warns of a return after a loop that never breaks.
     var region = seed;
+    var liberties = GoBitmap();
+    var count = 0u;
     loop {
         let around = go_spread(region);
-        let liberties = go_and(around, empty);
-        let count = go_count(liberties);
+        liberties = go_and(around, empty);
+        count = go_count(liberties);
         if count >= 2u {
-            return GoLiberties(region, liberties, 2u);
+            count = 2u;
+            break;
         }
         let grown = go_or(region, go_and(around, stones));
         if go_equal(grown, region) {
-            return GoLiberties(region, liberties, count);
+            break;
         }
         // Two rings between counts, which halves the counts and comparisons.
         region = go_or(grown, go_and(go_spread(grown), stones));
     }
-    return GoLiberties(region, region, 2u);
+    return GoLiberties(region, liberties, count);
 }
 
 // The points with at least two empty neighbours.
