@@ -68,6 +68,10 @@ enum Command {
     Go(cli::go::GoCommand),
     /// A Go engine speaking GTP version 2 on stdin and stdout (for GoGui, Sabaki, GNU Go's twogtp).
     Gtp(cli::go::GtpArgs),
+    /// Chess perft behind UCI on stdin and stdout: `go perft N` as Stockfish answers it.
+    Uci(cli::protocol::FrontEndArgs),
+    /// Shogi perft behind USI on stdin and stdout: `go perft N` as YaneuraOu answers it.
+    Usi(cli::protocol::FrontEndArgs),
 }
 
 fn main() -> ExitCode {
@@ -112,6 +116,8 @@ fn main() -> ExitCode {
         Command::Shogi(command) => cli::shogi::run(command),
         Command::Go(command) => cli::go::run(command),
         Command::Gtp(arguments) => cli::go::run_gtp(arguments),
+        Command::Uci(arguments) => cli::protocol::run_uci(arguments),
+        Command::Usi(arguments) => cli::protocol::run_usi(arguments),
     };
     match outcome {
         Ok(code) => code,

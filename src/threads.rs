@@ -17,3 +17,8 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPo
     }
     builder.build()
 }
+
+/// "1 thread", "2 threads": how descriptions name a pool's size.
+pub fn describe(threads: usize) -> String {
+    if threads == 1 { "1 thread".to_owned() } else { format!("{threads} threads") }
+}

@@ -130,10 +130,14 @@ impl CpuPerft {
     pub fn describe(&self) -> String {
         let sliders = crate::chess::fast_perft::SliderLookup::selected();
         match self.table_bytes() {
-            None => format!("CPU, {} threads, {sliders} sliders", self.threads()),
+            None => format!("CPU, {}, {sliders} sliders", crate::threads::describe(self.threads())),
             Some(bytes) => {
                 let kind = if self.stats_table.is_some() { "statistics" } else { "transposition" };
-                format!("CPU, {} threads, {sliders} sliders, {} MiB {kind} table", self.threads(), bytes >> 20)
+                format!(
+                    "CPU, {}, {sliders} sliders, {} MiB {kind} table",
+                    crate::threads::describe(self.threads()),
+                    bytes >> 20
+                )
             }
         }
     }

@@ -8,8 +8,9 @@ use super::board::{CastlingSide, Color, Square};
 #[non_exhaustive]
 pub enum FenError {
     #[error(
-        "FEN has {found} fields; expected 6 (placement, side to move, castling, en passant, \
-         halfmove clock, fullmove number) or the first 4"
+        "FEN has {found} field{}; expected 6 (placement, side to move, castling, en passant, \
+         halfmove clock, fullmove number) or the first 4",
+        if *found == 1 { "" } else { "s" }
     )]
     FieldCount { found: usize },
     #[error("piece placement has {found} ranks separated by '/'; expected 8")]

@@ -156,7 +156,7 @@ enum PerftEngine {
 impl PerftEngine {
     fn describe(&self) -> String {
         match self {
-            PerftEngine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            PerftEngine::Cpu(pool) => format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads())),
             PerftEngine::Gpu(_, adapter) => format!("GPU, {adapter}"),
         }
     }
@@ -252,7 +252,7 @@ impl Playouts {
 
     fn describe(&self) -> String {
         match self {
-            Playouts::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Playouts::Cpu(pool) => format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads())),
             Playouts::Gpu(gpu) => format!("GPU, {}", gpu.adapter()),
         }
     }
@@ -294,9 +294,9 @@ impl PlayoutRunner for ServingPlayouts {
             Err(error) if matches!(self.playouts, Playouts::Gpu(_)) => {
                 let pool = thread_pool(self.threads).map_err(|failure| failure.message().to_owned())?;
                 eprintln!(
-                    "note: the GPU failed ({}); playouts continue on the CPU, {} threads",
+                    "note: the GPU failed ({}); playouts continue on the CPU, {}",
                     escape_controls(&error),
-                    pool.current_num_threads()
+                    gpu_movegen::threads::describe(pool.current_num_threads())
                 );
                 self.playouts = Playouts::Cpu(pool);
                 self.playouts.run(positions, per_position, seed, first_stream)

@@ -7,6 +7,7 @@ pub mod common;
 pub mod engine;
 pub mod go;
 pub mod info;
+pub mod protocol;
 pub mod shogi;
 pub mod stats;
 pub mod unique;

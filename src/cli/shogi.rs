@@ -94,14 +94,14 @@ pub fn run(command: ShogiCommand) -> Result<ExitCode, CliError> {
 }
 
 /// Where Shogi perft runs.
-enum Engine {
+pub(super) enum Engine {
     Cpu(rayon::ThreadPool),
     Gpu(Box<ShogiGpuPerft>, String),
 }
 
 impl Engine {
     /// `depth`: the deepest count, which sizes the default table.
-    fn open(
+    pub(super) fn open(
         backend: Backend,
         threads: Option<u32>,
         gpu_memory: Option<u64>,
@@ -134,9 +134,9 @@ impl Engine {
         open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
-            Engine::Cpu(pool) => format!("CPU, {} threads", pool.current_num_threads()),
+            Engine::Cpu(pool) => format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads())),
             Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
         }
     }
@@ -148,7 +148,7 @@ impl Engine {
         }
     }
 
-    fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
+    pub(super) fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
         if let Engine::Cpu(pool) = self {
             return Ok(pool.install(|| divide(position, depth)));
         }

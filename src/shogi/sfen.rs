@@ -14,7 +14,10 @@ pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SfenError {
-    #[error("SFEN has {found} fields; expected 4 (board, side to move, hands, move number) or the first 3")]
+    #[error(
+        "SFEN has {found} field{}; expected 4 (board, side to move, hands, move number) or the first 3",
+        if *found == 1 { "" } else { "s" }
+    )]
     FieldCount { found: usize },
     #[error("board: {found} ranks separated by '/'; expected 9")]
     RankCount { found: usize },

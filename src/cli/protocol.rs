@@ -1,0 +1,395 @@
+//! `gpu-movegen uci` and `gpu-movegen usi`: this crate's perft behind the
+//! protocols chess and Shogi tools speak, so that their scripts can use it
+//! as the reference engine. `go perft N` answers as Stockfish does (UCI) and
+//! as YaneuraOu does (USI): a `move: count` line per root move, a blank
+//! line, `Nodes searched: N`, a blank line. The engine only counts: a plain
+//! `go` gets an `info string` saying so and a `bestmove` that ends the
+//! search at once (`0000` in UCI, `resign` in USI), so no GUI waits. Bad
+//! input gets an `info string error: …` line, and the engine keeps serving.
+
+use std::io::{BufRead, Write};
+
+use gpu_movegen::{Position, START_FEN};
+
+use super::common::{Backend, CliError, GpuTableArgs, Int64Arg, Progress, ShaderArgs, SliderArg, escape_controls};
+use super::engine::{CountingArgs, Engine, HashArgs};
+
+/// The longest command line read: a FEN or SFEN with a long game's moves.
+const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// The deepest `go perft` either front end counts.
+const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Where the front end counts, before any `setoption`.
+#[derive(clap::Args)]
+pub struct FrontEndArgs {
+    /// Where to run (also `setoption name Backend value auto|gpu|cpu`).
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+    /// Worker threads of the CPU backend (also `setoption name Threads`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+/// What `uci` and `usi` share: their settings and how to open an engine.
+#[derive(Clone, Copy, PartialEq)]
+struct Settings {
+    backend: Backend,
+    threads: Option<u32>,
+    /// Hash in MiB; `None` sizes the table for the depth.
+    hash: Option<u64>,
+}
+
+impl Settings {
+    /// `setoption name NAME value VALUE` for the options both share.
+    fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "backend" => {
+                self.backend = match value.to_ascii_lowercase().as_str() {
+                    "auto" => Backend::Auto,
+                    "gpu" => Backend::Gpu,
+                    "cpu" => Backend::Cpu,
+                    _ => return Err(format!("Backend is auto, gpu or cpu, not '{}'", escape_controls(value))),
+                };
+            }
+            "threads" => {
+                let threads = value.parse::<u32>().ok().filter(|threads| (1..=1024).contains(threads));
+                self.threads = Some(threads.ok_or_else(|| "Threads is a whole number from 1 to 1024".to_owned())?);
+            }
+            "hash" | "usi_hash" => {
+                let hash = value.parse::<u64>().ok().filter(|hash| *hash <= 1 << 22);
+                let hash = hash.ok_or_else(|| "Hash is a number of MiB from 0 to 4194304".to_owned())?;
+                // 0 sizes the table for the depth, as the command line's default.
+                self.hash = (hash > 0).then_some(hash);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// One game's side of a front end.
+trait Game {
+    /// `uci` or `usi`.
+    const PROTOCOL: &'static str;
+    /// The `bestmove` a plain `go` gets.
+    const NO_MOVE: &'static str;
+    /// The game-specific options, as `option` lines.
+    fn options(&self) -> Vec<String>;
+    /// A game-specific `setoption`; `Ok(false)` when the name is unknown.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String>;
+    /// `position …` (the words after `position`).
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String>;
+    /// The divide of the position at `depth` (1 or more), in the protocol's notation.
+    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// `d`: the position, for people.
+    fn show(&self) -> String;
+    /// `ucinewgame` / `usinewgame`.
+    fn new_game(&mut self);
+}
+
+/// Serves `game` on `input` and `output` until `quit` or the end of input.
+fn serve<G: Game>(
+    mut game: G,
+    arguments: FrontEndArgs,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> Result<(), CliError> {
+    let mut settings = Settings { backend: arguments.backend, threads: arguments.threads, hash: None };
+    let mut lines = LineReader { input };
+    while let Some(line) = lines.next_line()? {
+        let reply = match line {
+            Ok(line) => {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                match handle(&mut game, &mut settings, &words) {
+                    Some(Ok(reply)) => reply,
+                    Some(Err(problem)) => format!("info string error: {}\n", escape_controls(&problem)),
+                    None => break,
+                }
+            }
+            Err(problem) => format!("info string error: {problem}\n"),
+        };
+        output.write_all(reply.as_bytes())?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// The reply to one command; `None` for `quit`.
+fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Option<Result<String, String>> {
+    let Some((&command, arguments)) = words.split_first() else {
+        return Some(Ok(String::new()));
+    };
+    let reply = match command {
+        "quit" => return None,
+        _ if command == G::PROTOCOL => {
+            let mut reply =
+                format!("id name gpu-movegen {}\nid author the gpu-movegen developers\n", env!("CARGO_PKG_VERSION"));
+            reply += "option name Backend type combo default auto var auto var gpu var cpu\n";
+            reply += "option name Threads type spin default 0 min 0 max 1024\n";
+            reply += "option name Hash type spin default 0 min 0 max 4194304\n";
+            for option in game.options() {
+                reply += &option;
+                reply.push('\n');
+            }
+            reply + &format!("{}ok\n", G::PROTOCOL)
+        }
+        "isready" => "readyok\n".to_owned(),
+        "ucinewgame" | "usinewgame" => {
+            game.new_game();
+            String::new()
+        }
+        "setoption" => {
+            // setoption name NAME [value VALUE]
+            let (name, value) = match arguments {
+                ["name", rest @ ..] => match rest.iter().position(|word| *word == "value") {
+                    Some(at) => (rest[..at].join(" "), rest[at + 1..].join(" ")),
+                    None => (rest.join(" "), String::new()),
+                },
+                _ => return Some(Err("setoption name NAME value VALUE".to_owned())),
+            };
+            if name.eq_ignore_ascii_case("threads") && value == "0" {
+                // 0: every core, as the command line's default.
+                settings.threads = None;
+                return Some(Ok(String::new()));
+            }
+            match settings
+                .set(&name, &value)
+                .and_then(|known| if known { Ok(true) } else { game.set_option(&name, &value) })
+            {
+                Ok(true) => String::new(),
+                Ok(false) => return Some(Err(format!("no option named '{}'", escape_controls(&name)))),
+                Err(problem) => return Some(Err(problem)),
+            }
+        }
+        "position" => match game.set_position(arguments) {
+            Ok(()) => String::new(),
+            Err(problem) => return Some(Err(problem)),
+        },
+        "go" => match arguments {
+            ["perft", depth] => {
+                let depth = match depth.parse::<u32>() {
+                    Ok(depth) if depth <= MAX_PERFT_DEPTH => depth,
+                    _ => return Some(Err(format!("go perft takes a depth from 0 to {MAX_PERFT_DEPTH}"))),
+                };
+                if depth == 0 {
+                    "\nNodes searched: 1\n\n".to_owned()
+                } else {
+                    match game.divide(*settings, depth) {
+                        Ok(divided) => {
+                            let total: u128 = divided.iter().map(|(_, count)| u128::from(*count)).sum();
+                            let mut reply: String =
+                                divided.iter().map(|(mv, count)| format!("{mv}: {count}\n")).collect();
+                            reply += &format!("\nNodes searched: {total}\n\n");
+                            reply
+                        }
+                        Err(problem) => return Some(Err(problem)),
+                    }
+                }
+            }
+            _ => format!("info string gpu-movegen only counts: go perft N\nbestmove {}\n", G::NO_MOVE),
+        },
+        "stop" | "ponderhit" | "gameover" => String::new(),
+        "d" => game.show(),
+        _ => return Some(Err(format!("unknown command '{}'", escape_controls(command)))),
+    };
+    Some(Ok(reply))
+}
+
+/// Lines of at most [`MAX_LINE_BYTES`]; a longer one, or one that is not
+/// UTF-8, is a problem to report, and the reading goes on.
+struct LineReader<R> {
+    input: R,
+}
+
+impl<R: BufRead> LineReader<R> {
+    fn next_line(&mut self) -> Result<Option<Result<String, &'static str>>, CliError> {
+        let mut bytes = Vec::new();
+        let read = std::io::Read::take(&mut self.input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut bytes)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if bytes.len() > MAX_LINE_BYTES && !bytes.ends_with(b"\n") {
+            // Drop the rest of the line.
+            let mut rest = Vec::new();
+            while std::io::Read::take(&mut self.input, MAX_LINE_BYTES as u64).read_until(b'\n', &mut rest)? > 0 {
+                if rest.ends_with(b"\n") {
+                    break;
+                }
+                rest.clear();
+            }
+            return Ok(Some(Err("line too long")));
+        }
+        Ok(Some(String::from_utf8(bytes).map(|line| line.trim().to_owned()).map_err(|_| "not UTF-8 text")))
+    }
+}
+
+/// Chess behind UCI.
+struct Chess {
+    position: Position,
+    /// `UCI_Chess960`: castling written as king takes rook.
+    chess960: bool,
+    engine: Option<(Settings, Engine)>,
+}
+
+impl Game for Chess {
+    const PROTOCOL: &'static str = "uci";
+    const NO_MOVE: &'static str = "0000";
+
+    fn options(&self) -> Vec<String> {
+        vec!["option name UCI_Chess960 type check default false".to_owned()]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        if !name.eq_ignore_ascii_case("UCI_Chess960") {
+            return Ok(false);
+        }
+        self.chess960 = match value.to_ascii_lowercase().as_str() {
+            "true" => true,
+            "false" => false,
+            _ => return Err("UCI_Chess960 is true or false".to_owned()),
+        };
+        Ok(true)
+    }
+
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
+        let mut position = match &words[..split] {
+            ["startpos"] => Position::from_fen(START_FEN).expect("the start position"),
+            ["fen", fen @ ..] if !fen.is_empty() => {
+                Position::from_fen(&fen.join(" ")).map_err(|error| format!("position fen: {error}"))?
+            }
+            _ => return Err("position startpos|fen FEN [moves MOVE...]".to_owned()),
+        };
+        for text in words.get(split + 1..).unwrap_or(&[]) {
+            let mv = position.parse_uci_move(text).map_err(|error| format!("position moves: {error}"))?;
+            position = position.make_move(mv);
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        let position = self.position;
+        let engine = self.engine(settings, depth)?;
+        let quiet = Progress::new(true);
+        let divided = engine.divide(&position, depth, &quiet).map_err(|error| error.message().to_owned())?;
+        let chess960 = self.chess960 || self.position.is_chess960();
+        Ok(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
+    }
+
+    fn show(&self) -> String {
+        let fen = self.position.to_fen();
+        let placement = fen.split(' ').next().unwrap_or("");
+        let rule = " +---+---+---+---+---+---+---+---+\n";
+        let mut board = format!("\n{rule}");
+        for (rank, row) in placement.split('/').enumerate() {
+            let mut cells = Vec::with_capacity(8);
+            for character in row.chars() {
+                match character.to_digit(10) {
+                    Some(empty) => cells.extend(std::iter::repeat_n(' ', empty as usize)),
+                    None => cells.push(character),
+                }
+            }
+            let squares: String = cells.iter().map(|cell| format!(" | {cell}")).collect();
+            board += &format!("{squares} | {}\n{rule}", 8 - rank);
+        }
+        board += "   a   b   c   d   e   f   g   h\n\n";
+        board + &format!("Fen: {fen}\n")
+    }
+
+    fn new_game(&mut self) {
+        if let Some((_, engine)) = &mut self.engine {
+            let _ = engine.clear_table();
+        }
+    }
+}
+
+impl Chess {
+    /// The engine for `settings`, opened anew when they changed.
+    fn engine(&mut self, settings: Settings, depth: u32) -> Result<&mut Engine, String> {
+        if self.engine.as_ref().is_none_or(|(opened, _)| *opened != settings) {
+            let counting = CountingArgs {
+                threads: settings.threads,
+                backend: settings.backend,
+                hash: HashArgs { mebibytes: settings.hash },
+                quiet: true,
+                shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
+            };
+            // Sized for a deep count, so that later ones need no new engine.
+            let engine = Engine::open(counting, depth.max(8)).map_err(|error| error.message().to_owned())?;
+            self.engine = Some((settings, engine));
+        }
+        Ok(&mut self.engine.as_mut().expect("opened").1)
+    }
+}
+
+/// Shogi behind USI.
+struct Shogi {
+    position: gpu_movegen::shogi::Position,
+    engine: Option<(Settings, super::shogi::Engine)>,
+}
+
+impl Game for Shogi {
+    const PROTOCOL: &'static str = "usi";
+    const NO_MOVE: &'static str = "resign";
+
+    fn options(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn set_option(&mut self, _name: &str, _value: &str) -> Result<bool, String> {
+        Ok(false)
+    }
+
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        use gpu_movegen::shogi::{Position, START_SFEN};
+        let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
+        let mut position = match &words[..split] {
+            ["startpos"] => Position::from_sfen(START_SFEN).expect("the start position"),
+            ["sfen", sfen @ ..] if !sfen.is_empty() => {
+                Position::from_sfen(&sfen.join(" ")).map_err(|error| format!("position sfen: {error}"))?
+            }
+            _ => return Err("position startpos|sfen SFEN [moves MOVE...]".to_owned()),
+        };
+        for text in words.get(split + 1..).unwrap_or(&[]) {
+            let mv = position.parse_usi_move(text).map_err(|error| format!("position moves: {error}"))?;
+            position = position.make_move(mv);
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        if self.engine.as_ref().is_none_or(|(opened, _)| *opened != settings) {
+            let hash = GpuTableArgs { mebibytes: settings.hash };
+            let engine = super::shogi::Engine::open(settings.backend, settings.threads, None, hash, depth.max(6), true)
+                .map_err(|error| error.message().to_owned())?;
+            self.engine = Some((settings, engine));
+        }
+        let engine = &mut self.engine.as_mut().expect("opened").1;
+        let divided = engine.divide(&self.position, depth).map_err(|error| error.message().to_owned())?;
+        Ok(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect())
+    }
+
+    fn show(&self) -> String {
+        format!("sfen {}\n", self.position.to_sfen())
+    }
+
+    fn new_game(&mut self) {}
+}
+
+/// `gpu-movegen uci`.
+pub fn run_uci(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliError> {
+    let chess =
+        Chess { position: Position::from_fen(START_FEN).expect("the start position"), chess960: false, engine: None };
+    serve(chess, arguments, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// `gpu-movegen usi`.
+pub fn run_usi(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliError> {
+    let shogi = Shogi { position: gpu_movegen::shogi::Position::start(), engine: None };
+    serve(shogi, arguments, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
