@@ -478,7 +478,7 @@ fn go_bad_input_is_one_line_with_exit_code_two() {
         (&["go", "perft", "--moves", "Q E5"], "not a colour"),
         (&["go", "perft", "--moves", "B Z5"], "not a vertex"),
         (&["go", "perft", "--sgf", missing], "gpu-movegen-no-such-file.sgf"),
-        (&["go", "playouts", "--playouts", "10"], "--seed"),
+        (&["go", "playouts", "--playouts", "0"], "--playouts"),
         (&["go", "perft", "--depth", "0", "--divide"], "--divide needs --depth 1"),
         (&["gtp", "--time=-1"], "not a number of seconds"),
         (&["gtp", "--time", "1e20"], "from 0 to 86400"),

@@ -97,10 +97,10 @@ pub struct GoPlayoutArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Playouts to run (1 to 100,000,000), in batches of at most a million.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
     playouts: u32,
     /// Seed of the playouts (32 bits); the same seed gives the same playouts on the GPU and the CPU.
-    #[arg(long)]
+    #[arg(long, default_value_t = 1)]
     seed: u32,
     /// Komi for the win counts (default: the SGF's, else 7.5).
     #[arg(long, allow_hyphen_values = true)]
