@@ -72,6 +72,11 @@ enum Command {
     Uci(cli::protocol::FrontEndArgs),
     /// Shogi perft behind USI on stdin and stdout: `go perft N` as YaneuraOu answers it.
     Usi(cli::protocol::FrontEndArgs),
+    /// Print a completion script for SHELL (bash, zsh, fish, elvish or powershell) on stdout.
+    Completions {
+        /// The shell, e.g. `gpu-movegen completions bash > /etc/bash_completion.d/gpu-movegen`.
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
@@ -118,6 +123,15 @@ fn main() -> ExitCode {
         Command::Gtp(arguments) => cli::go::run_gtp(arguments),
         Command::Uci(arguments) => cli::protocol::run_uci(arguments),
         Command::Usi(arguments) => cli::protocol::run_usi(arguments),
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            // Into memory first: clap_complete panics when a write fails (a
+            // closed pipe); a closed pipe here is the reader's choice.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "gpu-movegen", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match outcome {
         Ok(code) => code,

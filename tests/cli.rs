@@ -809,3 +809,33 @@ fn komi_minus_zero_is_printed_as_zero() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("(black minus white, komi 0)"), "{}", stdout(&output));
 }
+
+#[test]
+fn quiet_commands_write_nothing_on_stderr() {
+    for arguments in [
+        &["perft", "--depth", "3", "-q"][..],
+        &["perft", "--depth", "3", "-q", "--backend", "gpu"],
+        &["shogi", "perft", "--depth", "2", "-q"],
+        &["go", "perft", "--depth", "2", "-q"],
+        &["go", "playouts", "--playouts", "100", "-q"],
+    ] {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(0), "{arguments:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "", "{arguments:?}");
+        assert!(stdout(&output).contains(':'), "{arguments:?}: {}", stdout(&output));
+    }
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for (shell, marker) in
+        [("bash", "complete -F _gpu__movegen"), ("zsh", "#compdef gpu-movegen"), ("fish", "complete -c gpu-movegen")]
+    {
+        let output = run(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}: {}", stderr(&output));
+        let script = stdout(&output);
+        assert!(script.contains(marker), "{shell}: {}", &script[..script.len().min(300)]);
+        assert!(script.contains("perft") && script.contains("gtp") && script.contains("uci"), "{shell}");
+    }
+    assert_eq!(run(&["completions", "nosh"]).status.code(), Some(2));
+}

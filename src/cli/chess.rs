@@ -279,7 +279,7 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         && arguments.cross_check.is_some_and(|checks| checks > 0)
         && !arguments.counting.quiet
     {
-        eprintln!("note: --cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
+        super::common::note("--cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
     }
     if arguments.json {
         let report = super::stats::Report {

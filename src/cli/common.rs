@@ -155,18 +155,18 @@ pub fn open_backend<Engine>(
         Backend::Gpu => Ok(gpu()?),
         Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
             Ok(info) if auto_prefers_cpu(&info) => {
-                eprintln!(
-                    "note: the only GPU adapter, {}, is a software one; counting on the CPU, which is faster \
-                     here (--backend gpu runs on it anyway)",
+                note(&format!(
+                    "the only GPU adapter, {}, is a software one; counting on the CPU, which is faster here \
+                     (--backend gpu runs on it anyway)",
                     gpu_movegen::gpu::context::describe_adapter(&info)
-                );
+                ));
                 cpu()
             }
             _ => match gpu() {
                 Ok(engine) => Ok(engine),
                 Err(error) => {
-                    eprintln!("note: {error}");
-                    eprintln!("note: running on the CPU instead");
+                    note(&error.to_string());
+                    note("running on the CPU instead");
                     cpu()
                 }
             },
@@ -320,6 +320,21 @@ pub fn escape_controls(text: &str) -> String {
             },
         )
         .collect()
+}
+
+/// `-q`: no notes on stderr either (errors still go there).
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records the command's `-q`, which [`note`] obeys.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// A `note:` line on stderr, unless the command was given `-q`.
+pub fn note(message: &str) {
+    if !QUIET.load(Ordering::Relaxed) {
+        eprintln!("note: {message}");
+    }
 }
 
 /// `--gpu-timeout`, in seconds, once the command line is read.

@@ -59,7 +59,8 @@ impl Engine {
     /// [`Engine::open`], with the statistics kernel (GPU) or a statistics
     /// table instead of the count table (CPU) when `statistics` is set.
     pub fn open_for(counting: CountingArgs, depth: u32, statistics: bool) -> Result<Engine, CliError> {
-        let CountingArgs { threads, backend, hash, shaders, .. } = counting;
+        let CountingArgs { threads, backend, hash, shaders, quiet } = counting;
+        super::common::set_quiet(quiet);
         // A table larger than half the machine could only end in an allocation abort.
         if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
             && wanted > physical / 2

@@ -171,6 +171,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let gpu_memory = arguments.gpu_memory;
     let threads = arguments.threads;
     let (hash, depth) = (arguments.hash, arguments.depth);
+    super::common::set_quiet(arguments.quiet);
     let mut engine = open_backend(
         arguments.backend,
         || {
@@ -314,6 +315,7 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
         let most = gpu_movegen::go::playout::MAX_KOMI;
         return Err(CliError::Usage(format!("komi {komi} is not a number from -{most} to {most}")));
     }
+    super::common::set_quiet(arguments.quiet);
     let mut runner = Playouts::open(arguments.backend, arguments.threads, position.size())?;
     let started = Instant::now();
     let (mut black, mut white, mut draws, mut score) = (0u64, 0u64, 0u64, 0.0f64);

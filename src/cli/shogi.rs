@@ -131,6 +131,7 @@ impl Engine {
             )?;
             Ok(Engine::Gpu(Box::new(engine), description))
         };
+        super::common::set_quiet(quiet);
         open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
     }
 

@@ -53,7 +53,7 @@ pub fn run_stats(request: StatsRequest) -> Result<ExitCode, CliError> {
             eprintln!("cross-check: {checks} random subtrees have equal statistics on the GPU and the CPU");
         }
     } else if request.cross_check.is_some_and(|checks| checks > 0) && !quiet {
-        eprintln!("note: --cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
+        super::common::note("--cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
     }
     let chess960 = request.chess960 || request.position.is_chess960();
     if request.json {
