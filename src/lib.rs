@@ -46,6 +46,10 @@ pub use error::{Error, FenError, MoveError, SuiteError};
 /// The wgpu this crate is built on, for callers that bring their own device.
 #[cfg(feature = "gpu")]
 pub use wgpu;
+/// The crate whose `Pod` and `cast_slice` the GPU API's signatures use,
+/// re-exported so that a caller needs no dependency of its own to match.
+#[cfg(feature = "gpu")]
+pub use bytemuck;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "gpu"))]
