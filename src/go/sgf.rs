@@ -1,4 +1,4 @@
-//! SGF input (FF[4], and FF[3]'s lower-case identifiers): the main line of
+//! SGF input (`FF[4]`, and `FF[3]`'s lower-case identifiers): the main line of
 //! the first game, with its setup (AB, AW, AE, PL), size (SZ) and komi (KM),
 //! played on a [`Position`] under this crate's rules.
 //!

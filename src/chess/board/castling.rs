@@ -49,7 +49,7 @@ impl fmt::Display for CastlingSide {
     }
 }
 
-/// How [`Position::to_fen_with`] writes the castling field.
+/// How [`Position::to_fen_with`](crate::Position::to_fen_with) writes the castling field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CastlingNotation {
     /// X-FEN: `K`/`Q` (`k`/`q`) for the outermost rook on that side, the rook's

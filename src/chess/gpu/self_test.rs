@@ -23,7 +23,7 @@ const PERFT_POSITIONS: [(&str, u32); 6] = [
     ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 3),
 ];
 
-/// Perft of [`PERFT_POSITIONS`] with fused and stored leaves, with a
+/// Perft of the check positions (`PERFT_POSITIONS`) with fused and stored leaves, with a
 /// transposition table (and merging) and without either.
 pub fn perft_check(variant: ShaderVariant) -> Check {
     Check::new(format!("chess perft ({}; fused and stored leaves, tables and not)", variant.name()), move |context| {
@@ -52,7 +52,7 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
     })
 }
 
-/// The statistics kernel on [`PERFT_POSITIONS`] a ply shallower, merging on
+/// The statistics kernel on the check positions (`PERFT_POSITIONS`) a ply shallower, merging on
 /// and off, against the CPU reference's statistics: every column must agree.
 pub fn statistics_check(variant: ShaderVariant) -> Check {
     Check::new(format!("chess perft statistics ({}; merged and not)", variant.name()), move |context| {
