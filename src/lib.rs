@@ -36,6 +36,10 @@ pub mod shogi;
 pub mod threads;
 
 // Chess, the first game, keeps its short paths at the crate root.
+/// The crate whose `Pod` and `cast_slice` the GPU API's signatures use,
+/// re-exported so that a caller needs no dependency of its own to match.
+#[cfg(feature = "gpu")]
+pub use bytemuck;
 pub use chess::board::{
     Bitboard, CastlingNotation, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Square, UciMove,
 };
@@ -46,10 +50,6 @@ pub use error::{Error, FenError, MoveError, SuiteError};
 /// The wgpu this crate is built on, for callers that bring their own device.
 #[cfg(feature = "gpu")]
 pub use wgpu;
-/// The crate whose `Pod` and `cast_slice` the GPU API's signatures use,
-/// re-exported so that a caller needs no dependency of its own to match.
-#[cfg(feature = "gpu")]
-pub use bytemuck;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "gpu"))]

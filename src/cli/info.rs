@@ -72,7 +72,11 @@ pub fn run_info() -> Result<ExitCode, CliError> {
         gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(9)),
         gpu_movegen::go::gpu::self_test::playout_check(9),
     ];
-    let verdicts = context.self_test(&checks);
+    let verdicts = super::common::announce_if_slow(
+        false,
+        "running the self-test (the first run on a driver compiles every game's kernels)",
+        || context.self_test(&checks),
+    );
     let failure = verdicts.iter().find_map(|verdict| verdict.outcome.as_ref().err().map(|detail| (verdict, detail)));
     match failure {
         None => writeln!(stdout, "self-test: passed")?,
