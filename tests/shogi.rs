@@ -76,7 +76,7 @@ fn bad_sfen_names_the_field_and_the_problem() {
         (
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
             |e| matches!(e, SfenError::FieldCount { .. }),
-            "fields",
+            "SFEN has 1 field;",
         ),
         (
             "lnsgkgsnl/1r5b1/ppppxpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
