@@ -14,39 +14,111 @@ pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SfenError {
+    /// Too many or too few fields.
     #[error(
         "SFEN has {found} field{}; expected 4 (board, side to move, hands, move number) or the first 3",
         if *found == 1 { "" } else { "s" }
     )]
-    FieldCount { found: usize },
+    FieldCount {
+        /// How many there are.
+        found: usize,
+    },
+    /// The board does not have nine ranks.
     #[error("board: {found} ranks separated by '/'; expected 9")]
-    RankCount { found: usize },
+    RankCount {
+        /// How many there are.
+        found: usize,
+    },
+    /// A character that is neither a piece letter nor a digit.
     #[error(
         "board, rank {rank}: '{character}' is not a piece letter (PLNSGBRK, plnsgbrk, '+' before a promotable one) or a digit 1-9"
     )]
-    BadPieceLetter { rank: char, character: char },
+    BadPieceLetter {
+        /// The rank, as the SFEN letters them (a to i from the top).
+        rank: char,
+        /// The character found.
+        character: char,
+    },
+    /// A `+` before a piece that does not promote.
     #[error("board, rank {rank}: '+{character}' is not a piece that promotes")]
-    BadPromotion { rank: char, character: char },
+    BadPromotion {
+        /// The rank, as the SFEN letters them (a to i from the top).
+        rank: char,
+        /// The character found.
+        character: char,
+    },
+    /// A rank that describes more or fewer than nine squares.
     #[error("board, rank {rank}: describes {squares} squares; a rank must describe exactly 9")]
-    RankWidth { rank: char, squares: usize },
+    RankWidth {
+        /// The rank, as the SFEN letters them (a to i from the top).
+        rank: char,
+        /// How many squares the rank describes.
+        squares: usize,
+    },
+    /// A side to move other than `b` or `w`.
     #[error("side to move is '{found}'; expected 'b' or 'w'")]
-    SideToMove { found: String },
+    SideToMove {
+        /// What the text holds there.
+        found: String,
+    },
+    /// A hands field that does not read.
     #[error("hands: '{found}' is not a list of counts and piece letters such as 2Pn3p, or '-'")]
-    HandSyntax { found: String },
+    HandSyntax {
+        /// What the text holds there.
+        found: String,
+    },
+    /// More pieces of a kind, on the board and in hand, than a set holds.
     #[error("hands: {count} {piece} in all; a set has only {limit}")]
-    TooMany { piece: char, count: u32, limit: u32 },
+    TooMany {
+        /// The piece letter.
+        piece: char,
+        /// How many there are.
+        count: u32,
+        /// How many a set holds.
+        limit: u32,
+    },
+    /// A move number that is not a whole number of at least 1.
     #[error("move number is '{found}'; expected a whole number of at least 1")]
-    MoveNumber { found: String },
+    MoveNumber {
+        /// What the text holds there.
+        found: String,
+    },
+    /// A side without exactly one king.
     #[error("board: {color} has {found} kings; each side needs exactly one")]
-    KingCount { color: Color, found: u32 },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// How many there are.
+        found: u32,
+    },
+    /// A piece that could never move again where it stands.
     #[error(
         "board: {color}'s {piece} on {square} has no move (a pawn or lance on the last rank, a knight on the last two)"
     )]
-    DeadPiece { color: Color, piece: char, square: String },
+    DeadPiece {
+        /// The side.
+        color: Color,
+        /// The piece letter.
+        piece: char,
+        /// The square, in USI notation.
+        square: String,
+    },
+    /// Two unpromoted pawns of one side on a file (nifu).
     #[error("board: {color} has two unpromoted pawns on file {file} (nifu)")]
-    TwoPawns { color: Color, file: u8 },
+    TwoPawns {
+        /// The side.
+        color: Color,
+        /// The file, 1 to 9.
+        file: u8,
+    },
+    /// The side not to move is in check.
     #[error("{color} is in check but it is {side_to_move} to move; the side not to move cannot be in check")]
-    OpponentInCheck { color: Color, side_to_move: Color },
+    OpponentInCheck {
+        /// The side.
+        color: Color,
+        /// The side to move.
+        side_to_move: Color,
+    },
 }
 
 impl Default for Position {
