@@ -50,7 +50,9 @@ pub(crate) use with_board;
 /// A point: column `x` from the left and row `y` from the bottom, both from 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
+    /// The column, from 0 at the left.
     pub x: u8,
+    /// The row, from 0 at the bottom.
     pub y: u8,
 }
 
@@ -67,6 +69,7 @@ impl fmt::Display for Point {
 /// A move of one colour: a point or a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// Who plays it.
     pub color: Color,
     /// `None` is a pass.
     pub point: Option<Point>,
@@ -84,24 +87,45 @@ impl fmt::Display for Move {
 /// Why a size, a vertex, a colour or a move was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GoError {
+    /// A board size outside 2 to 19.
     #[error("board size {0} is not supported (2 to 19)")]
     Size(u32),
+    /// Text that is not a GTP vertex.
     #[error("'{0}' is not a vertex (a column letter A-T without I, then a row number, or 'pass')")]
     Vertex(String),
+    /// A vertex past the board's edge.
     #[error("vertex {vertex} is off the {size}x{size} board")]
-    OffBoard { vertex: String, size: u32 },
+    OffBoard {
+        /// The vertex as given.
+        vertex: String,
+        /// The board's size.
+        size: u32,
+    },
+    /// Text that is not a colour.
     #[error("'{0}' is not a colour (b, black, w or white)")]
     Color(String),
+    /// A move onto a stone.
     #[error("{0} is occupied")]
     Occupied(Point),
+    /// A move that retakes the ko at once.
     #[error("{0} is the ko point: the stone just captured cannot be taken back at once")]
     Ko(Point),
+    /// A move that leaves its own chain without a liberty and captures nothing.
     #[error("{0} would be suicide")]
     Suicide(Point),
+    /// A colour with no vertex after it in a move list.
     #[error("moves must come as colour and vertex pairs; '{0}' has no vertex after it")]
     UnpairedMove(String),
+    /// A move of a move list that was refused, with where it stands.
     #[error("move {number} ({text}): {error}")]
-    InMoves { number: usize, text: String, error: Box<GoError> },
+    InMoves {
+        /// The move's number in the list, from 1.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// Why it was refused.
+        error: Box<GoError>,
+    },
 }
 
 /// Parses a colour as GTP writes it.
@@ -189,10 +213,12 @@ impl Position {
         Ok(Some(Point { x: x as u8, y: (y - 1) as u8 }))
     }
 
+    /// The board's size (its side, 2 to 19).
     pub fn size(&self) -> u32 {
         self.size
     }
 
+    /// The side to move.
     pub fn to_move(&self) -> Color {
         self.to_move
     }
@@ -335,6 +361,7 @@ impl Position {
         }
     }
 
+    /// Whether `color` may play on `point` (empty, not suicide, not the ko).
     pub fn is_legal(&self, color: Color, point: Point) -> bool {
         self.check_move(color, point).is_ok()
     }

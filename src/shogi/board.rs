@@ -11,24 +11,30 @@ use std::fmt;
 pub struct Bitboard(pub u128);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 squares.
     pub const ALL: Bitboard = Bitboard((1u128 << 81) - 1);
 
+    /// The one square `square` (0 to 80).
     #[inline]
     pub const fn from_square(square: u8) -> Bitboard {
         Bitboard(1u128 << square)
     }
 
+    /// Whether `square` is in the set.
     #[inline]
     pub const fn contains(self, square: u8) -> bool {
         self.0 >> square & 1 != 0
     }
 
+    /// Whether the set holds no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many squares the set holds.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -123,13 +129,17 @@ pub fn parse_square(text: &str) -> Option<u8> {
 /// The side: Black (sente, moves first, towards rank a) or White (gote).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Color {
+    /// Sente, who moves first.
     Black = 0,
+    /// Gote.
     White = 1,
 }
 
 impl Color {
+    /// Both sides, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// 0 for Black, 1 for White: the index of per-side arrays.
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -157,23 +167,38 @@ impl fmt::Display for Color {
 /// The fourteen kinds of piece: eight unpromoted, six promoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Piece {
+    /// Fuhyo (P).
     Pawn = 0,
+    /// Kyosha (L).
     Lance,
+    /// Keima (N).
     Knight,
+    /// Ginsho (S).
     Silver,
+    /// Kinsho (G); it does not promote.
     Gold,
+    /// Kakugyo (B).
     Bishop,
+    /// Hisha (R).
     Rook,
+    /// Gyokusho or osho (K); it does not promote.
     King,
+    /// Tokin, the promoted pawn (+P).
     ProPawn,
+    /// The promoted lance (+L).
     ProLance,
+    /// The promoted knight (+N).
     ProKnight,
+    /// The promoted silver (+S).
     ProSilver,
+    /// Ryuma, the promoted bishop (+B).
     Horse,
+    /// Ryuo, the promoted rook (+R).
     Dragon,
 }
 
 impl Piece {
+    /// Every kind, in index order.
     pub const ALL: [Piece; 14] = [
         Piece::Pawn,
         Piece::Lance,
@@ -194,6 +219,7 @@ impl Piece {
     pub const HAND: [Piece; 7] =
         [Piece::Rook, Piece::Bishop, Piece::Gold, Piece::Silver, Piece::Knight, Piece::Lance, Piece::Pawn];
 
+    /// The kind's index, 0 to 13, as in [`Piece::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
