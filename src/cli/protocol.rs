@@ -224,6 +224,43 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// `position startpos|KEYWORD TEXT [moves MOVE...]`, as both protocols
+/// write it: the start position or `KEYWORD`'s (`fen`, `sfen`) text read by
+/// `read`, then each move applied by `play`; every error names its part.
+fn read_position<P>(
+    words: &[&str],
+    keyword: &str,
+    start: P,
+    read: impl FnOnce(&str) -> Result<P, String>,
+    mut play: impl FnMut(&P, &str) -> Result<P, String>,
+) -> Result<P, String> {
+    let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
+    let mut position = match &words[..split] {
+        ["startpos"] => start,
+        [named, text @ ..] if *named == keyword && !text.is_empty() => {
+            read(&text.join(" ")).map_err(|error| format!("position {keyword}: {error}"))?
+        }
+        _ => return Err(format!("position startpos|{keyword} {} [moves MOVE...]", keyword.to_uppercase())),
+    };
+    for text in words.get(split + 1..).unwrap_or(&[]) {
+        position = play(&position, text).map_err(|error| format!("position moves: {error}"))?;
+    }
+    Ok(position)
+}
+
+/// The engine in `slot`, opened anew by `open` when the settings changed
+/// since it was opened (or it never was).
+fn engine_for<E>(
+    slot: &mut Option<(Settings, E)>,
+    settings: Settings,
+    open: impl FnOnce() -> Result<E, CliError>,
+) -> Result<&mut E, String> {
+    if slot.as_ref().is_none_or(|(opened, _)| *opened != settings) {
+        *slot = Some((settings, open().map_err(|error| error.message().to_owned())?));
+    }
+    Ok(&mut slot.as_mut().expect("opened").1)
+}
+
 /// Chess behind UCI.
 struct Chess {
     position: Position,
@@ -253,27 +290,34 @@ impl Game for Chess {
     }
 
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
-        let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
-        let mut position = match &words[..split] {
-            ["startpos"] => Position::from_fen(START_FEN).expect("the start position"),
-            ["fen", fen @ ..] if !fen.is_empty() => {
-                Position::from_fen(&fen.join(" ")).map_err(|error| format!("position fen: {error}"))?
-            }
-            _ => return Err("position startpos|fen FEN [moves MOVE...]".to_owned()),
-        };
-        for text in words.get(split + 1..).unwrap_or(&[]) {
-            let mv = position.parse_uci_move(text).map_err(|error| format!("position moves: {error}"))?;
-            position = position.make_move(mv);
-        }
-        self.position = position;
+        let start = Position::from_fen(START_FEN).expect("the start position");
+        self.position = read_position(
+            words,
+            "fen",
+            start,
+            |fen| Position::from_fen(fen).map_err(|error| error.to_string()),
+            |position, text| {
+                let mv = position.parse_uci_move(text).map_err(|error| error.to_string())?;
+                Ok(position.make_move(mv))
+            },
+        )?;
         Ok(())
     }
 
     fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        let position = self.position;
-        let engine = self.engine(settings, depth)?;
+        let engine = engine_for(&mut self.engine, settings, || {
+            let counting = CountingArgs {
+                threads: settings.threads,
+                backend: settings.backend,
+                hash: HashArgs { mebibytes: settings.hash },
+                quiet: true,
+                shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
+            };
+            // Sized for a deep count, so that later ones need no new engine.
+            Engine::open(counting, depth.max(8))
+        })?;
         let quiet = Progress::new(true);
-        let divided = engine.divide(&position, depth, &quiet).map_err(|error| error.message().to_owned())?;
+        let divided = engine.divide(&self.position, depth, &quiet).map_err(|error| error.message().to_owned())?;
         let chess960 = self.chess960 || self.position.is_chess960();
         Ok(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
     }
@@ -305,25 +349,6 @@ impl Game for Chess {
     }
 }
 
-impl Chess {
-    /// The engine for `settings`, opened anew when they changed.
-    fn engine(&mut self, settings: Settings, depth: u32) -> Result<&mut Engine, String> {
-        if self.engine.as_ref().is_none_or(|(opened, _)| *opened != settings) {
-            let counting = CountingArgs {
-                threads: settings.threads,
-                backend: settings.backend,
-                hash: HashArgs { mebibytes: settings.hash },
-                quiet: true,
-                shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
-            };
-            // Sized for a deep count, so that later ones need no new engine.
-            let engine = Engine::open(counting, depth.max(8)).map_err(|error| error.message().to_owned())?;
-            self.engine = Some((settings, engine));
-        }
-        Ok(&mut self.engine.as_mut().expect("opened").1)
-    }
-}
-
 /// Shogi behind USI.
 struct Shogi {
     position: gpu_movegen::shogi::Position,
@@ -343,31 +368,25 @@ impl Game for Shogi {
     }
 
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
-        use gpu_movegen::shogi::{Position, START_SFEN};
-        let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
-        let mut position = match &words[..split] {
-            ["startpos"] => Position::from_sfen(START_SFEN).expect("the start position"),
-            ["sfen", sfen @ ..] if !sfen.is_empty() => {
-                Position::from_sfen(&sfen.join(" ")).map_err(|error| format!("position sfen: {error}"))?
-            }
-            _ => return Err("position startpos|sfen SFEN [moves MOVE...]".to_owned()),
-        };
-        for text in words.get(split + 1..).unwrap_or(&[]) {
-            let mv = position.parse_usi_move(text).map_err(|error| format!("position moves: {error}"))?;
-            position = position.make_move(mv);
-        }
-        self.position = position;
+        use gpu_movegen::shogi::Position;
+        self.position = read_position(
+            words,
+            "sfen",
+            Position::start(),
+            |sfen| Position::from_sfen(sfen).map_err(|error| error.to_string()),
+            |position, text| {
+                let mv = position.parse_usi_move(text).map_err(|error| error.to_string())?;
+                Ok(position.make_move(mv))
+            },
+        )?;
         Ok(())
     }
 
     fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        if self.engine.as_ref().is_none_or(|(opened, _)| *opened != settings) {
+        let engine = engine_for(&mut self.engine, settings, || {
             let hash = GpuTableArgs { mebibytes: settings.hash };
-            let engine = super::shogi::Engine::open(settings.backend, settings.threads, None, hash, depth.max(6), true)
-                .map_err(|error| error.message().to_owned())?;
-            self.engine = Some((settings, engine));
-        }
-        let engine = &mut self.engine.as_mut().expect("opened").1;
+            super::shogi::Engine::open(settings.backend, settings.threads, None, hash, depth.max(6), true)
+        })?;
         let divided = engine.divide(&self.position, depth).map_err(|error| error.message().to_owned())?;
         Ok(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect())
     }
