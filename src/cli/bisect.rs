@@ -262,23 +262,12 @@ struct Unanswered {
 fn read_answer(
     lines: &Receiver<EngineOutput>,
     asked: &str,
-    done: impl FnMut(&str) -> bool,
-    perftree: bool,
-    deadline: Instant,
-    timeout: Duration,
-) -> Result<Vec<String>, Unanswered> {
-    read_answer_lines(lines, asked, done, perftree, deadline, timeout)
-        .map_err(|(error, closed)| Unanswered { error: CliError::Usage(error), closed })
-}
-
-fn read_answer_lines(
-    lines: &Receiver<EngineOutput>,
-    asked: &str,
     mut done: impl FnMut(&str) -> bool,
     perftree: bool,
     deadline: Instant,
     timeout: Duration,
-) -> Result<Vec<String>, (String, bool)> {
+) -> Result<Vec<String>, Unanswered> {
+    let failed = |message: String, closed: bool| Unanswered { error: CliError::Usage(message), closed };
     let mut read: Vec<String> = Vec::new();
     loop {
         // Checked before every line, so that a flood of queued lines
@@ -288,11 +277,17 @@ fn read_answer_lines(
         let line = match event {
             Ok(EngineOutput::Line(line)) => line,
             Ok(EngineOutput::NotText) => {
-                return Err((format!("the engine's answer to '{asked}' has a line that is not UTF-8 text"), false));
+                return Err(failed(
+                    format!("the engine's answer to '{asked}' has a line that is not UTF-8 text"),
+                    false,
+                ));
             }
             Ok(EngineOutput::TooLong) => {
                 let most = MAX_ENGINE_LINE_BYTES >> 10;
-                return Err((format!("the engine's answer to '{asked}' has a line longer than {most} KiB"), false));
+                return Err(failed(
+                    format!("the engine's answer to '{asked}' has a line longer than {most} KiB"),
+                    false,
+                ));
             }
             Ok(EngineOutput::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 let problem = if perftree && !read.is_empty() {
@@ -300,11 +295,14 @@ fn read_answer_lines(
                 } else {
                     format!("the engine exited before it answered '{asked}'")
                 };
-                return Err((problem, true));
+                return Err(failed(problem, true));
             }
             Err(RecvTimeoutError::Timeout) => {
                 let seconds = timeout.as_secs();
-                return Err((format!("the engine gave no complete answer to '{asked}' within {seconds} s"), false));
+                return Err(failed(
+                    format!("the engine gave no complete answer to '{asked}' within {seconds} s"),
+                    false,
+                ));
             }
         };
         let last = done(&line);
@@ -313,7 +311,7 @@ fn read_answer_lines(
             return Ok(read);
         }
         if read.len() >= MAX_ANSWER_LINES {
-            return Err((
+            return Err(failed(
                 format!("the engine's answer to '{asked}' passed {MAX_ANSWER_LINES} lines without ending"),
                 false,
             ));
