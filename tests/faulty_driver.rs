@@ -6,6 +6,8 @@
 //! driver beside the good one and names its ICD file in
 //! GPU_MOVEGEN_FAULTY_ICD; without it these tests fail.
 
+mod common;
+
 use std::process::{Command, Output};
 
 use gpu_movegen::gpu::{GpuContext, GpuError};
@@ -28,19 +30,13 @@ fn fresh_cache(name: &str) -> std::path::PathBuf {
 }
 
 fn run_on_faulty_driver(arguments: &[&str], stdin: &str, cache: &std::path::Path) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
-        .args(arguments)
-        .env("VK_ICD_FILENAMES", faulty_icd())
-        .env("GPU_MOVEGEN_CACHE_DIR", cache)
-        .env("WGPU_BACKEND", "vulkan")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("stdin written");
-    child.wait_with_output().expect("the binary ends")
+    let icd = faulty_icd();
+    let environment = [
+        ("VK_ICD_FILENAMES", icd.as_ref()),
+        ("GPU_MOVEGEN_CACHE_DIR", cache.as_os_str()),
+        ("WGPU_BACKEND", "vulkan".as_ref()),
+    ];
+    common::run_binary(arguments, &environment, stdin)
 }
 
 fn text(bytes: &[u8]) -> String {

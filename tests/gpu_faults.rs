@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use gpu_movegen::Position;
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
@@ -20,18 +20,8 @@ const POINTS: [&str; 5] =
     ["gpu-device-request", "gpu-device-lost", "gpu-buffer-allocate", "gpu-map-read", "gpu-readback-stall"];
 
 fn run(arguments: &[&str], failpoints: &str, stdin: &str) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
-        .args(arguments)
-        .args(["--gpu-timeout", "1"])
-        .env("FAILPOINTS", failpoints)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("stdin written");
-    child.wait_with_output().expect("the binary ends")
+    let arguments = [arguments, &["--gpu-timeout", "1"]].concat();
+    common::run_binary(&arguments, &[("FAILPOINTS", failpoints.as_ref())], stdin)
 }
 
 fn text(bytes: &[u8]) -> String {

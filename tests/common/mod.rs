@@ -89,3 +89,20 @@ pub fn check_suite(entries: &[SuiteEntry], max_nodes: u64) -> (usize, Vec<String
     }
     (checked, failures)
 }
+
+/// Runs the crate's binary with `arguments`, `environment` added to its
+/// own, and `stdin` written to it; its whole output.
+pub fn run_binary(arguments: &[&str], environment: &[(&str, &std::ffi::OsStr)], stdin: &str) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-movegen"))
+        .args(arguments)
+        .envs(environment.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("stdin written");
+    child.wait_with_output().expect("the binary ends")
+}
