@@ -6,6 +6,7 @@
 //! no difference against our own UCI front end; and bad input, a plain `go`
 //! and `d` get their replies while the engine keeps serving.
 
+use proptest::strategy::Strategy as _;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -203,4 +204,57 @@ fn bisect_finds_no_difference_against_our_own_uci_front_end() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.starts_with("no difference: both engines count 97862 at depth 3"), "{stdout}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Any bytes, and any mix of the protocols' words with random tokens:
+    /// both front ends read it all, answer, never panic, and exit 0 at the
+    /// end of their input.
+    #[test]
+    fn any_input_is_answered_without_a_panic(
+        lines in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::collection::vec(proptest::num::u8::ANY, 0..60),
+                proptest::collection::vec(
+                    proptest::prop_oneof![
+                        proptest::sample::select(vec![
+                            "uci", "usi", "isready", "position", "startpos", "fen", "sfen", "moves", "go", "perft",
+                            "1", "2", "d", "setoption", "name", "value", "Threads", "Backend", "Hash", "cpu",
+                            "UCI_Chess960", "true", "e2e4", "7g7f", "8/8/8/8/8/8/8/k6K", "w", "b", "-", "0",
+                            "ucinewgame", "usinewgame", "stop",
+                        ]).prop_map(str::to_owned),
+                        "[ -~]{0,12}",
+                    ],
+                    0..10,
+                ).prop_map(|words| words.join(" ").into_bytes()),
+            ],
+            0..12,
+        ),
+        protocol in proptest::sample::select(vec!["uci", "usi"]),
+    ) {
+        let mut input = Vec::new();
+        for line in &lines {
+            // No deep counts: a random depth could take minutes.
+            let text = String::from_utf8_lossy(line);
+            if text.contains("perft") && text.split_whitespace().any(|word| word.parse::<u32>().is_ok_and(|depth| depth > 2)) {
+                continue;
+            }
+            input.extend_from_slice(line);
+            input.push(b'\n');
+        }
+        let mut child = Command::new(BINARY)
+            .args([protocol, "--backend", "cpu"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all(&input);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        proptest::prop_assert!(!stderr.contains("panicked"), "{}", stderr);
+        proptest::prop_assert_eq!(output.status.code(), Some(0), "{}", stderr);
+    }
 }
