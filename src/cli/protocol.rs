@@ -248,17 +248,22 @@ fn read_position<P>(
     Ok(position)
 }
 
-/// The engine in `slot`, opened anew by `open` when the settings changed
-/// since it was opened (or it never was).
+/// The engine in `slot`, opened anew by `open` for `depth` when the
+/// settings changed since it was opened, or the count is deeper than the one
+/// it was opened for (its table is sized by depth), or it never was.
 fn engine_for<E>(
-    slot: &mut Option<(Settings, E)>,
+    slot: &mut Option<(Settings, u32, E)>,
     settings: Settings,
-    open: impl FnOnce() -> Result<E, CliError>,
+    depth: u32,
+    open: impl FnOnce(u32) -> Result<E, CliError>,
 ) -> Result<&mut E, String> {
-    if slot.as_ref().is_none_or(|(opened, _)| *opened != settings) {
-        *slot = Some((settings, open().map_err(|error| error.message().to_owned())?));
+    if slot.as_ref().is_none_or(|(opened, deepest, _)| *opened != settings || depth > *deepest) {
+        // At least depth 6, whose table is small, so that a script counting
+        // depth 1, 2, 3 ... does not open an engine for each.
+        let deepest = depth.max(6);
+        *slot = Some((settings, deepest, open(deepest).map_err(|error| error.message().to_owned())?));
     }
-    Ok(&mut slot.as_mut().expect("opened").1)
+    Ok(&mut slot.as_mut().expect("opened").2)
 }
 
 /// Chess behind UCI.
@@ -266,7 +271,7 @@ struct Chess {
     position: Position,
     /// `UCI_Chess960`: castling written as king takes rook.
     chess960: bool,
-    engine: Option<(Settings, Engine)>,
+    engine: Option<(Settings, u32, Engine)>,
 }
 
 impl Game for Chess {
@@ -305,7 +310,7 @@ impl Game for Chess {
     }
 
     fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        let engine = engine_for(&mut self.engine, settings, || {
+        let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let counting = CountingArgs {
                 threads: settings.threads,
                 backend: settings.backend,
@@ -313,8 +318,7 @@ impl Game for Chess {
                 quiet: true,
                 shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
             };
-            // Sized for a deep count, so that later ones need no new engine.
-            Engine::open(counting, depth.max(8))
+            Engine::open(counting, deepest)
         })?;
         let quiet = Progress::new(true);
         let divided = engine.divide(&self.position, depth, &quiet).map_err(|error| error.message().to_owned())?;
@@ -343,7 +347,7 @@ impl Game for Chess {
     }
 
     fn new_game(&mut self) {
-        if let Some((_, engine)) = &mut self.engine {
+        if let Some((_, _, engine)) = &mut self.engine {
             let _ = engine.clear_table();
         }
     }
@@ -352,7 +356,7 @@ impl Game for Chess {
 /// Shogi behind USI.
 struct Shogi {
     position: gpu_movegen::shogi::Position,
-    engine: Option<(Settings, super::shogi::Engine)>,
+    engine: Option<(Settings, u32, super::shogi::Engine)>,
 }
 
 impl Game for Shogi {
@@ -383,9 +387,9 @@ impl Game for Shogi {
     }
 
     fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        let engine = engine_for(&mut self.engine, settings, || {
+        let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let hash = GpuTableArgs { mebibytes: settings.hash };
-            super::shogi::Engine::open(settings.backend, settings.threads, None, hash, depth.max(6), true)
+            super::shogi::Engine::open(settings.backend, settings.threads, None, hash, deepest, true)
         })?;
         let divided = engine.divide(&self.position, depth).map_err(|error| error.message().to_owned())?;
         Ok(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect())
