@@ -11,6 +11,12 @@ pub const STACK_BYTES: usize = 16 << 20;
 
 /// A pool of `threads` workers (default: one a core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    // A browser page has no threads to spawn: its one thread is the pool.
+    #[cfg(target_arch = "wasm32")]
+    if true {
+        let _ = threads;
+        return rayon::ThreadPoolBuilder::new().num_threads(1).use_current_thread().build();
+    }
     let mut builder = rayon::ThreadPoolBuilder::new().stack_size(STACK_BYTES);
     if let Some(threads) = threads {
         builder = builder.num_threads(threads);

@@ -86,3 +86,24 @@ fn throughput_runs_every_section() {
     assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
     std::fs::remove_dir_all(folder).unwrap();
 }
+
+/// The WGSL export the browser build ships: one module per slider
+/// algorithm, each valid WGSL on its own (naga parses it whole), and the
+/// tables' bytes.
+#[test]
+fn export_wgsl_writes_every_module_and_the_tables() {
+    let folder = std::env::temp_dir().join(format!("gpu-movegen-export-{}", std::process::id()));
+    let text = run("export_wgsl", &[folder.to_str().expect("a UTF-8 temporary folder")]);
+    assert!(text.contains("wrote 6 WGSL modules"), "{text}");
+    let tables = std::fs::metadata(folder.join("chess-tables.bin")).expect("chess-tables.bin").len();
+    assert_eq!(tables % 8, 0, "whole bitboards");
+    for name in ["kogge-stone", "dumb7fill", "hyperbola", "sbamg", "subtraction", "magic"] {
+        let source = std::fs::read_to_string(folder.join(format!("chess-{name}-u32x2.wgsl"))).expect(name);
+        assert!(source.contains("fn chess_count_legal"), "{name}: the library's functions");
+        let code: Vec<&str> = source.lines().filter(|line| !line.trim_start().starts_with("//")).collect();
+        assert!(!code.iter().any(|line| line.contains("u64")), "{name}: WebGPU has no 64-bit integers");
+        naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|error| panic!("{name}: {}", error.emit_to_string(&source)));
+    }
+    std::fs::remove_dir_all(folder).expect("the folder is removed");
+}

@@ -42,7 +42,7 @@ fn a_failing_check_refuses_the_device_by_name_and_runs_once() {
     let name = unique("always differs");
     let check = Check::new(name.clone(), move |_| {
         counted.fetch_add(1, Ordering::SeqCst);
-        Err("lane 3 gave 7 for 8".to_owned())
+        async { Err("lane 3 gave 7 for 8".to_owned()) }
     });
     for _ in 0..3 {
         match context.require(std::slice::from_ref(&check)) {
@@ -64,7 +64,8 @@ fn a_failing_check_refuses_the_device_by_name_and_runs_once() {
 #[test]
 fn a_check_that_panics_fails_instead_of_ending_the_process() {
     let context = context();
-    let check = Check::new(unique("panics"), |_| panic!("a bug in a check"));
+    let check =
+        Check::new(unique("panics"), |_| -> std::future::Ready<Result<(), String>> { panic!("a bug in a check") });
     let verdicts = context.self_test(&[check]);
     let last = verdicts.last().expect("verdicts");
     assert!(last.outcome.as_ref().is_err_and(|detail| detail.contains("a bug in a check")), "{verdicts:?}");
@@ -74,7 +75,7 @@ fn a_check_that_panics_fails_instead_of_ending_the_process() {
 fn verdicts_are_written_to_the_cache_directory() {
     let context = context();
     let name = unique("passes");
-    context.require(&[Check::new(name.clone(), |_| Ok(()))]).expect("passes");
+    context.require(&[Check::new(name.clone(), |_| async { Ok(()) })]).expect("passes");
     let folder = gpu_movegen::gpu::self_test::cache_directory().expect("a cache directory").join("self-test");
     let found = std::fs::read_dir(&folder)
         .expect("the verdict folder exists")

@@ -87,10 +87,22 @@ pub fn divide_with<T, E>(
     if depth == 0 {
         return Ok(Vec::new());
     }
-    let moves = position.legal_moves();
-    let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
+    let (moves, children) = root_children(position);
     let counts = count(&children, depth - 1)?;
+    Ok(by_move(moves, counts))
+}
+
+/// The legal moves of `position` and the positions they lead to, in the
+/// same order: the roots a divide counts.
+pub(crate) fn root_children(position: &Position) -> (Vec<Move>, Vec<Position>) {
+    let moves: Vec<Move> = position.legal_moves().into_iter().collect();
+    let children = moves.iter().map(|mv| position.make_move(*mv)).collect();
+    (moves, children)
+}
+
+/// Each move with its count, in UCI order: a divide's rows.
+pub(crate) fn by_move<T>(moves: Vec<Move>, counts: Vec<T>) -> Vec<(Move, T)> {
     let mut divided: Vec<(Move, T)> = moves.into_iter().zip(counts).collect();
     divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    Ok(divided)
+    divided
 }

@@ -35,47 +35,50 @@ pub struct Batch<'a, Position: Pod, Parameters: Pod> {
 
 /// Runs `batch` and returns its `invocations` records, or the fault flags
 /// as an error (`describe` turns them into the message).
-pub fn run<Record: Pod, Position: Pod, Parameters: Pod>(
+pub async fn run<Record: Pod, Position: Pod, Parameters: Pod>(
     context: &GpuContext,
-    batch: &Batch<Position, Parameters>,
+    batch: &Batch<'_, Position, Parameters>,
     describe: impl Fn(u32) -> String,
 ) -> Result<Vec<Record>, GpuError> {
-    context.scoped(|| -> Result<Vec<Record>, GpuError> {
-        use wgpu::BufferUsages as Usage;
-        let device = &context.device;
-        let output_size = (batch.invocations as usize * size_of::<Record>()).max(4) as u64;
-        let positions = buffer_with(device, batch.label, batch.positions, Usage::STORAGE);
-        let output = buffer(device, batch.label, output_size, Usage::STORAGE | Usage::COPY_SRC);
-        let status = buffer_with(device, batch.label, &[0u32], Usage::STORAGE | Usage::COPY_SRC);
-        let uniform = buffer_with(device, batch.label, &[batch.parameters], Usage::UNIFORM);
-        let mut bindings = vec![(1, &positions), (2, &output), (4, &uniform)];
-        if let Some(tables) = batch.tables {
-            bindings.push((0, tables));
-        }
-        if batch.status {
-            bindings.push((3, &status));
-        }
-        let group = bind_group(device, batch.label, &batch.kernels.layout, &bindings);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        for entry_point in batch.entry_points {
-            record_dispatch(
-                &mut encoder,
-                batch.kernels.pipeline(entry_point),
-                &group,
-                &[],
-                batch.invocations,
-                batch.kernels.workgroup_size(entry_point),
-                device.limits().max_compute_workgroups_per_dimension,
-            );
-        }
-        context.submit([encoder.finish()]);
-        let words: Vec<u32> = Staging::new(device, output_size + 4)
-            .read_ranges(context, &[(&output, 0, output_size), (&status, 0, 4)])?;
-        let flags = words[words.len() - 1];
-        if flags != 0 {
-            return Err(GpuError::ShaderFault(describe(flags)));
-        }
-        let record_words = batch.invocations as usize * size_of::<Record>() / 4;
-        Ok(bytemuck::pod_collect_to_vec(&words[..record_words]))
-    })?
+    context
+        .scoped_future(async {
+            use wgpu::BufferUsages as Usage;
+            let device = &context.device;
+            let output_size = (batch.invocations as usize * size_of::<Record>()).max(4) as u64;
+            let positions = buffer_with(device, batch.label, batch.positions, Usage::STORAGE);
+            let output = buffer(device, batch.label, output_size, Usage::STORAGE | Usage::COPY_SRC);
+            let status = buffer_with(device, batch.label, &[0u32], Usage::STORAGE | Usage::COPY_SRC);
+            let uniform = buffer_with(device, batch.label, &[batch.parameters], Usage::UNIFORM);
+            let mut bindings = vec![(1, &positions), (2, &output), (4, &uniform)];
+            if let Some(tables) = batch.tables {
+                bindings.push((0, tables));
+            }
+            if batch.status {
+                bindings.push((3, &status));
+            }
+            let group = bind_group(device, batch.label, &batch.kernels.layout, &bindings);
+            let mut encoder = device.create_command_encoder(&Default::default());
+            for entry_point in batch.entry_points {
+                record_dispatch(
+                    &mut encoder,
+                    batch.kernels.pipeline(entry_point),
+                    &group,
+                    &[],
+                    batch.invocations,
+                    batch.kernels.workgroup_size(entry_point),
+                    device.limits().max_compute_workgroups_per_dimension,
+                );
+            }
+            context.submit([encoder.finish()]);
+            let words: Vec<u32> = Staging::new(device, output_size + 4)
+                .read_ranges(context, &[(&output, 0, output_size), (&status, 0, 4)])
+                .await?;
+            let flags = words[words.len() - 1];
+            if flags != 0 {
+                return Err(GpuError::ShaderFault(describe(flags)));
+            }
+            let record_words = batch.invocations as usize * size_of::<Record>() / 4;
+            Ok(bytemuck::pod_collect_to_vec(&words[..record_words]))
+        })
+        .await?
 }

@@ -49,7 +49,7 @@ pub struct GpuContext {
     /// driver's watchdog (Windows' TDR) would see.
     longest_wait_microseconds: Arc<AtomicU64>,
     /// When the oldest submission not yet waited for was made.
-    submitted_at: Arc<Mutex<Option<std::time::Instant>>>,
+    submitted_at: Arc<Mutex<Option<web_time::Instant>>>,
     /// The last failure of the device itself (lost, out of memory, stalled,
     /// a failed readback) seen through this context: what tells a device
     /// that failed during a self-test from one that answered wrongly.
@@ -82,10 +82,11 @@ fn preference(info: &wgpu::AdapterInfo) -> (u8, u8) {
     (device, backend)
 }
 
-fn enumerate(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+async fn enumerate(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     descriptor.backends = backends;
-    let mut adapters = pollster::block_on(wgpu::Instance::new(descriptor).enumerate_adapters(backends));
+    // In a browser this is the one adapter WebGPU offers (`navigator.gpu`).
+    let mut adapters = wgpu::Instance::new(descriptor).enumerate_adapters(backends).await;
     adapters.sort_by_key(|adapter| preference(&adapter.get_info()));
     adapters
 }
@@ -93,25 +94,32 @@ fn enumerate(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
 /// The adapters to choose from: those of the backends WGPU_BACKEND names;
 /// without it the primary backends (Vulkan, Metal, DX12), and OpenGL only
 /// when those have none (OpenGL start-up is slow and noisy on headless machines).
-fn candidate_adapters() -> Vec<wgpu::Adapter> {
+async fn candidate_adapters() -> Vec<wgpu::Adapter> {
     match wgpu::Backends::from_env() {
-        Some(backends) => enumerate(backends),
+        Some(backends) => enumerate(backends).await,
         None => {
-            let primary = enumerate(wgpu::Backends::PRIMARY);
-            if primary.is_empty() { enumerate(wgpu::Backends::all()) } else { primary }
+            let primary = enumerate(wgpu::Backends::PRIMARY).await;
+            if primary.is_empty() { enumerate(wgpu::Backends::all()).await } else { primary }
         }
     }
 }
 
 /// Every adapter on every backend (or those WGPU_BACKEND names), best first
 /// by this crate's preference.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
-    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
-    enumerate(backends).iter().map(wgpu::Adapter::get_info).collect()
+    super::block_on(list_adapters_async())
 }
 
-fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
-    let adapters = candidate_adapters();
+/// Every adapter on every backend (or those WGPU_BACKEND names), best first;
+/// in a browser, the one WebGPU offers.
+pub async fn list_adapters_async() -> Vec<wgpu::AdapterInfo> {
+    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+    enumerate(backends).await.iter().map(wgpu::Adapter::get_info).collect()
+}
+
+async fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
+    let adapters = candidate_adapters().await;
     if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
         let lowered = wanted.to_lowercase();
         let available = adapters.iter().map(|adapter| describe_adapter(&adapter.get_info())).collect::<Vec<_>>();
@@ -131,16 +139,24 @@ fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
 }
 
 /// The adapter [`GpuContext::new`] would open, without opening it.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn preferred_adapter() -> Result<wgpu::AdapterInfo, GpuError> {
-    choose_adapter().map(|adapter| adapter.get_info())
+    super::block_on(choose_adapter()).map(|adapter| adapter.get_info())
 }
 
 impl GpuContext {
     /// Picks an adapter (WGPU_ADAPTER_NAME and WGPU_BACKEND are honoured;
     /// otherwise a real GPU before a software one, Vulkan first) and opens a
     /// device with the adapter's own limits rather than the defaults.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new() -> Result<GpuContext, GpuError> {
-        let adapter = choose_adapter()?;
+        super::block_on(GpuContext::new_async())
+    }
+
+    /// [`GpuContext::new`], awaited: the one way to open a device in a
+    /// browser, where nothing may block.
+    pub async fn new_async() -> Result<GpuContext, GpuError> {
+        let adapter = choose_adapter().await?;
         let info = adapter.get_info();
         // Optional features that help when present; nothing requires them.
         let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
@@ -156,7 +172,9 @@ impl GpuContext {
                 reason: "injected failure (gpu-device-request)".to_owned(),
             });
         }
-        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+        let (device, queue) = adapter
+            .request_device(&descriptor)
+            .await
             .map_err(|error| GpuError::RequestDevice { adapter: describe_adapter(&info), reason: error.to_string() })?;
         Ok(GpuContext::with_adapter_info(device, queue, Some(info)))
     }
@@ -245,7 +263,7 @@ impl GpuContext {
         self.submitted_at
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get_or_insert_with(std::time::Instant::now);
+            .get_or_insert_with(web_time::Instant::now);
         self.queue.submit(command_buffers)
     }
 
@@ -311,12 +329,23 @@ impl GpuContext {
 
     /// Runs `work` inside validation and out-of-memory error scopes and
     /// returns the first error either caught.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn scoped<T>(&self, work: impl FnOnce() -> T) -> Result<T, GpuError> {
+        super::block_on(self.scoped_async(work))
+    }
+
+    /// [`GpuContext::scoped`], awaited.
+    pub async fn scoped_async<T>(&self, work: impl FnOnce() -> T) -> Result<T, GpuError> {
+        self.scoped_future(async { work() }).await
+    }
+
+    /// [`GpuContext::scoped_async`] around work that awaits (readbacks inside it).
+    pub async fn scoped_future<T>(&self, work: impl std::future::Future<Output = T>) -> Result<T, GpuError> {
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let value = work();
-        let validation_error = pollster::block_on(validation.pop());
-        let memory_error = pollster::block_on(memory.pop());
+        let value = work.await;
+        let validation_error = validation.pop().await;
+        let memory_error = memory.pop().await;
         if let Some(error) = memory_error.or(validation_error) {
             return Err(self.note_failure(self.unless_lost(error.into())));
         }
@@ -324,9 +353,17 @@ impl GpuContext {
         Ok(value)
     }
 
-    /// Blocks until the queue is idle, for at most [`GpuContext::wait_timeout`];
+    /// Waits until the queue is idle, for at most [`GpuContext::wait_timeout`];
     /// a lost device or a queue that does not finish in time is an error.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn wait(&self) -> Result<(), GpuError> {
+        super::block_on(self.wait_async())
+    }
+
+    /// [`GpuContext::wait`], awaited. In a browser the queue runs on its own
+    /// and this only checks the device's health: what waits there is the
+    /// readback's mapping.
+    pub async fn wait_async(&self) -> Result<(), GpuError> {
         let limit = self.wait_timeout();
         let stall = || GpuError::Stall { seconds: limit.as_secs_f64() };
         if faults::fires("gpu-readback-stall") {
@@ -355,7 +392,7 @@ impl GpuContext {
 /// What a check's runner returns when the device is wrong: what differed.
 pub type CheckResult = Result<(), String>;
 
-type Runner = Arc<dyn Fn(&GpuContext) -> CheckResult + Send + Sync>;
+type Runner = Arc<dyn Fn(GpuContext) -> super::LocalFuture<'static, CheckResult> + Send + Sync>;
 
 /// A known-answer test of some kernels against their CPU twins.
 #[derive(Clone)]
@@ -376,8 +413,12 @@ impl Check {
     /// different names. `run` gets an exempt context and returns what
     /// differed from the CPU, if anything. A GPU error inside `run` (an
     /// `Err` from the runtime) fails the check with its message.
-    pub fn new(name: impl Into<String>, run: impl Fn(&GpuContext) -> CheckResult + Send + Sync + 'static) -> Check {
-        Check { name: name.into(), run: Arc::new(run) }
+    pub fn new<Run, Checking>(name: impl Into<String>, run: Run) -> Check
+    where
+        Run: Fn(GpuContext) -> Checking + Send + Sync + 'static,
+        Checking: std::future::Future<Output = CheckResult> + 'static,
+    {
+        Check { name: name.into(), run: Arc::new(move |context| Box::pin(run(context))) }
     }
 
     pub fn name(&self) -> &str {
@@ -387,12 +428,17 @@ impl Check {
 
 /// The verdicts of one context's adapter, shared by its clones. `exempt`
 /// contexts are the ones checks run on.
-#[derive(Default)]
 pub(crate) struct Trust {
     pub(crate) exempt: bool,
     /// Verdicts of a caller's own device (no adapter information, so no
     /// cache key): kept for this context only.
-    pub(crate) verdicts: Mutex<HashMap<String, CheckResult>>,
+    pub(crate) verdicts: futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>,
+}
+
+impl Default for Trust {
+    fn default() -> Trust {
+        Trust { exempt: false, verdicts: futures_intrusive::sync::Mutex::new(HashMap::new(), true) }
+    }
 }
 
 impl Trust {

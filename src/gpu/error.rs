@@ -95,3 +95,15 @@ impl From<wgpu::Error> for GpuError {
         }
     }
 }
+
+impl GpuError {
+    /// Whether the device itself failed (lost, stalled, out of memory, a
+    /// readback that did not complete): a caller holding the device should
+    /// open a new one rather than use it again.
+    pub fn is_device_failure(&self) -> bool {
+        matches!(
+            self,
+            GpuError::DeviceLost { .. } | GpuError::Stall { .. } | GpuError::OutOfMemory(_) | GpuError::Readback(_)
+        )
+    }
+}

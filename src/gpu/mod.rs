@@ -17,7 +17,21 @@ pub mod reflect;
 pub mod resources;
 pub mod self_test;
 
-pub use context::{GpuContext, list_adapters};
+#[cfg(not(target_arch = "wasm32"))]
+pub use context::list_adapters;
+pub use context::{GpuContext, list_adapters_async};
 pub use error::GpuError;
 pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};
 pub use self_test::{Check, Verdict};
+
+/// Runs a future of this crate's GPU work to its end on this thread: how
+/// the native blocking calls share the one async code path the browser
+/// awaits.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    pollster::block_on(future)
+}
+
+/// A boxed future of this crate's GPU work. Not `Send`: in a browser,
+/// WebGPU's objects belong to one thread.
+pub type LocalFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + 'a>>;

@@ -64,6 +64,7 @@ impl ComposedShader {
     /// shader compiler (naga has a few on unusual WGSL) come back as errors
     /// instead of ending the process. `constants` sets WGSL `override`
     /// constants by name.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn create_compute_pipeline(
         &self,
         context: &GpuContext,
@@ -71,7 +72,18 @@ impl ComposedShader {
         entry_point: &str,
         constants: &[(&str, f64)],
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        context.require(&self.required_checks)?;
+        super::block_on(self.create_compute_pipeline_async(context, layout, entry_point, constants))
+    }
+
+    /// [`ComposedShader::create_compute_pipeline`], awaited.
+    pub async fn create_compute_pipeline_async(
+        &self,
+        context: &GpuContext,
+        layout: &wgpu::PipelineLayout,
+        entry_point: &str,
+        constants: &[(&str, f64)],
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        context.require_async(&self.required_checks).await?;
         let build = || {
             let module = self.create_module(&context.device);
             context.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -83,18 +95,15 @@ impl ComposedShader {
                 cache: None,
             })
         };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| context.scoped(build)));
-        match outcome {
-            Ok(result) => result,
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("(no message)");
-                Err(GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}")))
-            }
-        }
+        let outcome = context.scoped_async(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))).await?;
+        outcome.map_err(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("(no message)");
+            GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}"))
+        })
     }
 
     /// Layout entries for every buffer binding of `group`, read from the module.

@@ -123,7 +123,7 @@ pub fn record_dispatch(
 }
 
 /// Maps the first `size` bytes of a MAP_READ buffer, copies them out and unmaps.
-pub fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
+pub async fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
     if super::faults::fires("gpu-map-read") {
         let error = GpuError::Readback("mapping the staging buffer failed (injected: gpu-map-read)".to_owned());
         return Err(context.note_failure(error));
@@ -133,8 +133,8 @@ pub fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u6
     slice.map_async(wgpu::MapMode::Read, move |result| {
         let _ = sender.send(result);
     });
-    context.wait()?;
-    match pollster::block_on(receiver.receive()) {
+    context.wait_async().await?;
+    match receiver.receive().await {
         Some(Ok(())) => {}
         Some(Err(error)) => return Err(context.note_failure(GpuError::Readback(error.to_string()))),
         None => return Err(context.note_failure(GpuError::Readback("the map callback never ran".to_owned()))),
@@ -171,19 +171,19 @@ impl Staging {
     }
 
     /// Reads `size` bytes of `source` from byte `offset` on (both multiples of 4).
-    pub fn read<T: Pod>(
+    pub async fn read<T: Pod>(
         &self,
         context: &GpuContext,
         source: &wgpu::Buffer,
         offset: u64,
         size: u64,
     ) -> Result<Vec<T>, GpuError> {
-        self.read_ranges(context, &[(source, offset, size)])
+        self.read_ranges(context, &[(source, offset, size)]).await
     }
 
     /// Reads several ranges, back to back, in as few round trips as the
     /// staging buffer allows; the values come out in the order given.
-    pub fn read_ranges<T: Pod>(
+    pub async fn read_ranges<T: Pod>(
         &self,
         context: &GpuContext,
         ranges: &[(&wgpu::Buffer, u64, u64)],
@@ -206,7 +206,7 @@ impl Staging {
                 }
             }
             context.submit([encoder.finish()]);
-            bytes.extend(read_mapped::<u8>(context, &self.buffer, filled)?);
+            bytes.extend(read_mapped::<u8>(context, &self.buffer, filled).await?);
         }
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
@@ -214,11 +214,22 @@ impl Staging {
 
 /// Reads `size` bytes of `source` from byte `offset` on through a staging
 /// buffer of its own: for one-off reads (tests, examples).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_buffer<T: Pod>(
     context: &GpuContext,
     source: &wgpu::Buffer,
     offset: u64,
     size: u64,
 ) -> Result<Vec<T>, GpuError> {
-    Staging::new(&context.device, size).read(context, source, offset, size)
+    super::block_on(read_buffer_async(context, source, offset, size))
+}
+
+/// [`read_buffer`], awaited.
+pub async fn read_buffer_async<T: Pod>(
+    context: &GpuContext,
+    source: &wgpu::Buffer,
+    offset: u64,
+    size: u64,
+) -> Result<Vec<T>, GpuError> {
+    Staging::new(&context.device, size).read(context, source, offset, size).await
 }

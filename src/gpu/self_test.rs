@@ -14,19 +14,23 @@
 //! the context, whose engines do not ask for checks themselves.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::pin::Pin;
+use std::sync::OnceLock;
+use std::task::{Context, Poll};
 
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::reflect::reflect;
-use super::resources::{bind_group, buffer, buffer_with, read_buffer, record_dispatch};
+use super::resources::{bind_group, buffer, buffer_with, read_buffer_async, record_dispatch};
 
 pub use super::context::{Check, CheckResult};
 
 /// Verdicts of this process by cache key; held while a check runs, so that
-/// threads wanting the same verdict wait for one run.
-static VERDICTS: Mutex<Option<HashMap<String, CheckResult>>> = Mutex::new(None);
+/// threads wanting the same verdict wait for one run. An async lock, since
+/// a check awaits its readbacks while holding it.
+static VERDICTS: OnceLock<futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>> = OnceLock::new();
 
 /// Changes with every change to the crate's sources or shaders (build.rs).
 const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
@@ -65,8 +69,14 @@ impl GpuContext {
     /// driver and build; see the module documentation) and fails with
     /// [`GpuError::SelfTestFailed`] naming the adapter, its driver and the
     /// first check the device failed.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn require(&self, checks: &[Check]) -> Result<(), GpuError> {
-        for verdict in self.self_test(checks) {
+        super::block_on(self.require_async(checks))
+    }
+
+    /// [`GpuContext::require`], awaited.
+    pub async fn require_async(&self, checks: &[Check]) -> Result<(), GpuError> {
+        for verdict in self.self_test_async(checks).await {
             if let Some(failure) = verdict.failure {
                 return Err(failure);
             }
@@ -83,15 +93,21 @@ impl GpuContext {
 
     /// The verdict of every device check and of `checks`, running those not
     /// yet known. An exempt context (the one checks run on) passes all.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn self_test(&self, checks: &[Check]) -> Vec<Verdict> {
+        super::block_on(self.self_test_async(checks))
+    }
+
+    /// [`GpuContext::self_test`], awaited.
+    pub async fn self_test_async(&self, checks: &[Check]) -> Vec<Verdict> {
         let all: Vec<Check> = device_checks().into_iter().chain(checks.iter().cloned()).collect();
         let mut verdicts = Vec::with_capacity(all.len());
         for check in &all {
-            let started = std::time::Instant::now();
+            let started = web_time::Instant::now();
             let (outcome, ran, failure) = if self.trust.exempt {
                 (Ok(()), false, None)
             } else {
-                match self.verdict(check) {
+                match self.verdict(check).await {
                     Ok((outcome, ran)) => (outcome, ran, None),
                     Err(failure) => (Err(failure.to_string()), true, Some(failure)),
                 }
@@ -109,18 +125,18 @@ impl GpuContext {
 
     /// The verdict of `check`, and whether the check ran now to find it; a
     /// device that failed while checking is an error, and no verdict.
-    fn verdict(&self, check: &Check) -> Result<(CheckResult, bool), GpuError> {
+    async fn verdict(&self, check: &Check) -> Result<(CheckResult, bool), GpuError> {
         let Some(key) = self.cache_key(check) else {
-            let mut verdicts = self.trust.verdicts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut verdicts = self.trust.verdicts.lock().await;
             if let Some(outcome) = verdicts.get(check.name()) {
                 return Ok((outcome.clone(), false));
             }
-            let outcome = self.run_check(check)?;
+            let outcome = self.run_check(check).await?;
             verdicts.insert(check.name().to_owned(), outcome.clone());
             return Ok((outcome, true));
         };
-        let mut process = VERDICTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let process = process.get_or_insert_with(HashMap::new);
+        let mut process =
+            VERDICTS.get_or_init(|| futures_intrusive::sync::Mutex::new(HashMap::new(), true)).lock().await;
         if let Some(outcome) = process.get(&key) {
             return Ok((outcome.clone(), false));
         }
@@ -129,7 +145,7 @@ impl GpuContext {
             process.insert(key, outcome.clone());
             return Ok((outcome, false));
         }
-        let outcome = self.run_check(check)?;
+        let outcome = self.run_check(check).await?;
         if let Some(file) = &file {
             // A cache that cannot be written costs a rerun next time, nothing more.
             let _ = write_verdict(file, &key, &outcome);
@@ -139,10 +155,14 @@ impl GpuContext {
     }
 
     /// Runs `check`: its verdict, or the device's failure while it ran.
-    fn run_check(&self, check: &Check) -> Result<CheckResult, GpuError> {
+    async fn run_check(&self, check: &Check) -> Result<CheckResult, GpuError> {
         let exempt = self.exempt();
         let _ = exempt.take_failure();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.run)(&exempt)));
+        // The check is made inside the guarded future, so a check that
+        // panics before its first await is caught too.
+        let run = std::sync::Arc::clone(&check.run);
+        let context = exempt.clone();
+        let outcome = CatchUnwind(Box::pin(async move { run(context).await })).await;
         let outcome = match outcome {
             Ok(outcome) => outcome,
             Err(panic) => Err(format!(
@@ -178,6 +198,23 @@ impl GpuContext {
             BUILD_ID,
             check.name()
         ))
+    }
+}
+
+/// Polls a check inside `catch_unwind`, so that a check that panics fails
+/// with the panic's message instead of ending the process.
+struct CatchUnwind<F>(F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = std::thread::Result<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Pin::new(inner).poll(context))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
     }
 }
 
@@ -284,8 +321,8 @@ fn long_loops_twin(index: u32) -> [u32; 2] {
     [nested, flat]
 }
 
-fn run_long_loops(context: &GpuContext) -> CheckResult {
-    let sums = long_loops_on_gpu(context).map_err(|error| error.to_string())?;
+async fn run_long_loops(context: GpuContext) -> CheckResult {
+    let sums = long_loops_on_gpu(&context).await.map_err(|error| error.to_string())?;
     let differing: Vec<u32> = (0..LONG_LOOP_INVOCATIONS)
         .filter(|&index| sums[2 * index as usize..2 * index as usize + 2] != long_loops_twin(index))
         .collect();
@@ -300,22 +337,24 @@ fn run_long_loops(context: &GpuContext) -> CheckResult {
     }
 }
 
-fn long_loops_on_gpu(context: &GpuContext) -> Result<Vec<u32>, GpuError> {
+async fn long_loops_on_gpu(context: &GpuContext) -> Result<Vec<u32>, GpuError> {
     let device = &context.device;
     let composed = reflect(LONG_LOOPS_SHADER.to_owned())?;
     let bytes = u64::from(LONG_LOOP_INVOCATIONS) * 8;
-    let output = context.scoped(|| {
-        let kernels = composed.kernels(device, "self-test long loops");
-        let parameters = buffer_with(device, "self-test parameters", &LONG_LOOP_TRIPS, wgpu::BufferUsages::STORAGE);
-        let output =
-            buffer(device, "self-test sums", bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
-        let group = bind_group(device, "self-test long loops", &kernels.layout, &[(1, &parameters), (2, &output)]);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        record_dispatch(&mut encoder, kernels.pipeline("long_loops"), &group, &[], LONG_LOOP_INVOCATIONS, 64, 1);
-        context.submit([encoder.finish()]);
-        output
-    })?;
-    read_buffer(context, &output, 0, bytes)
+    let output = context
+        .scoped_async(|| {
+            let kernels = composed.kernels(device, "self-test long loops");
+            let parameters = buffer_with(device, "self-test parameters", &LONG_LOOP_TRIPS, wgpu::BufferUsages::STORAGE);
+            let output =
+                buffer(device, "self-test sums", bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+            let group = bind_group(device, "self-test long loops", &kernels.layout, &[(1, &parameters), (2, &output)]);
+            let mut encoder = device.create_command_encoder(&Default::default());
+            record_dispatch(&mut encoder, kernels.pipeline("long_loops"), &group, &[], LONG_LOOP_INVOCATIONS, 64, 1);
+            context.submit([encoder.finish()]);
+            output
+        })
+        .await?;
+    read_buffer_async(context, &output, 0, bytes).await
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! the kernels, read the move bitboards back. Buffers are kept and reused
 //! across calls; batches larger than one dispatch allows are split.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use bytemuck::Pod;
 
@@ -131,6 +133,7 @@ impl Default for GeneratorOptions {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[allow(clippy::enum_variant_names)] // the names are the kernels' names
 enum Pipeline {
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // per_piece_raw is native only
     PerPiecePseudoLegal,
     PerPieceLegal,
     PerPosition,
@@ -185,16 +188,27 @@ pub struct MoveGenerator {
 }
 
 impl MoveGenerator {
+    /// A generator with the default options (see [`MoveGenerator::with_options`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(context: &GpuContext) -> Result<MoveGenerator, GpuError> {
         MoveGenerator::with_options(context, GeneratorOptions::default())
     }
 
     /// A generator on `context`, once its device has passed the self-test's
     /// device checks (`verify` compares every bitboard it returns with the CPU).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn with_options(context: &GpuContext, options: GeneratorOptions) -> Result<MoveGenerator, GpuError> {
+        crate::gpu::block_on(MoveGenerator::with_options_async(context, options))
+    }
+
+    /// [`MoveGenerator::with_options`], awaited.
+    pub async fn with_options_async(
+        context: &GpuContext,
+        options: GeneratorOptions,
+    ) -> Result<MoveGenerator, GpuError> {
         let device = &context.device;
         check_variant(device, options.variant)?;
-        context.require(&[])?;
+        context.require_async(&[]).await?;
         let per_piece = reflect(shaders::compose_variant("per_piece", options.variant, &[])?)?;
         let per_position = reflect(shaders::compose_variant("per_position", options.variant, &[])?)?;
         let limits = device.limits();
@@ -230,41 +244,43 @@ impl MoveGenerator {
             }
         };
 
-        let generator = context.scoped(|| {
-            let tables =
-                buffer_with(device, "attack tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
-            // Layouts and workgroup sizes come from the WGSL itself.
-            let per_piece = per_piece.kernels(device, "per_piece");
-            let per_position = per_position.kernels(device, "per_position");
-            let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
-                queries: device.create_query_set(&wgpu::QuerySetDescriptor {
-                    label: Some("dispatch timestamps"),
-                    ty: wgpu::QueryType::Timestamp,
-                    count: 2,
-                }),
-                resolve: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("timestamp resolve"),
-                    size: 16,
-                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                }),
-                staging: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("timestamp staging"),
-                    size: 16,
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                }),
-            });
-            MoveGenerator {
-                context: context.clone(),
-                per_piece,
-                per_position,
-                tables,
-                buffers: None,
-                timestamps,
-                positions_per_dispatch: per_dispatch,
-            }
-        })?;
+        let generator = context
+            .scoped_async(|| {
+                let tables =
+                    buffer_with(device, "attack tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
+                // Layouts and workgroup sizes come from the WGSL itself.
+                let per_piece = per_piece.kernels(device, "per_piece");
+                let per_position = per_position.kernels(device, "per_position");
+                let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
+                    queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                        label: Some("dispatch timestamps"),
+                        ty: wgpu::QueryType::Timestamp,
+                        count: 2,
+                    }),
+                    resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("timestamp resolve"),
+                        size: 16,
+                        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                        mapped_at_creation: false,
+                    }),
+                    staging: device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("timestamp staging"),
+                        size: 16,
+                        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    }),
+                });
+                MoveGenerator {
+                    context: context.clone(),
+                    per_piece,
+                    per_position,
+                    tables,
+                    buffers: None,
+                    timestamps,
+                    positions_per_dispatch: per_dispatch,
+                }
+            })
+            .await?;
         Ok(generator)
     }
 
@@ -274,13 +290,34 @@ impl MoveGenerator {
     }
 
     /// Legal moves of every position, by the chosen kernel.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn generate(&mut self, positions: &[Position], kernel: Kernel) -> Result<Vec<PositionMoves>, GpuError> {
         self.generate_timed(positions, kernel, false).map(|(moves, _)| moves)
     }
 
+    /// [`MoveGenerator::generate`], awaited.
+    pub async fn generate_async(
+        &mut self,
+        positions: &[Position],
+        kernel: Kernel,
+    ) -> Result<Vec<PositionMoves>, GpuError> {
+        self.generate_timed_async(positions, kernel, false).await.map(|(moves, _)| moves)
+    }
+
     /// [`MoveGenerator::generate`], and with `timed` the phases are run one
     /// after the other and timed separately (slower, for measurements).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn generate_timed(
+        &mut self,
+        positions: &[Position],
+        kernel: Kernel,
+        timed: bool,
+    ) -> Result<(Vec<PositionMoves>, Timings), GpuError> {
+        crate::gpu::block_on(self.generate_timed_async(positions, kernel, timed))
+    }
+
+    /// [`MoveGenerator::generate_timed`], awaited.
+    pub async fn generate_timed_async(
         &mut self,
         positions: &[Position],
         kernel: Kernel,
@@ -290,7 +327,7 @@ impl MoveGenerator {
         match kernel {
             Kernel::PerPiece => {
                 let (entries, timings) =
-                    self.run::<PieceMovesRecord>(Pipeline::PerPieceLegal, &gpu_positions, timed)?;
+                    self.run::<PieceMovesRecord>(Pipeline::PerPieceLegal, &gpu_positions, timed).await?;
                 let moves = positions
                     .iter()
                     .zip(entries.chunks_exact(64))
@@ -318,7 +355,7 @@ impl MoveGenerator {
             }
             Kernel::PerPosition => {
                 let (records, timings) =
-                    self.run::<PositionMovesRecord>(Pipeline::PerPosition, &gpu_positions, timed)?;
+                    self.run::<PositionMovesRecord>(Pipeline::PerPosition, &gpu_positions, timed).await?;
                 let moves = positions
                     .iter()
                     .zip(&records)
@@ -334,6 +371,7 @@ impl MoveGenerator {
     }
 
     /// The per-piece kernel's raw output: 64 entries per position, square order.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn per_piece_raw(
         &mut self,
         positions: &[Position],
@@ -344,20 +382,30 @@ impl MoveGenerator {
             PieceMode::Legal => Pipeline::PerPieceLegal,
         };
         let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
-        self.run(pipeline, &gpu_positions, false).map(|(entries, _)| entries)
+        crate::gpu::block_on(self.run(pipeline, &gpu_positions, false)).map(|(entries, _)| entries)
     }
 
     /// The per-position kernel's raw records.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn per_position_raw(&mut self, positions: &[Position]) -> Result<Vec<PositionMovesRecord>, GpuError> {
         let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
-        self.run(Pipeline::PerPosition, &gpu_positions, false).map(|(records, _)| records)
+        crate::gpu::block_on(self.run(Pipeline::PerPosition, &gpu_positions, false)).map(|(records, _)| records)
     }
 
     /// Runs a kernel on positions given in the GPU layout directly. Inputs
     /// the kernels reject (such as a side without a king) come back as
     /// [`GpuError::ShaderFault`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn per_position_raw_gpu(&mut self, positions: &[PackedPosition]) -> Result<Vec<PositionMovesRecord>, GpuError> {
-        self.run(Pipeline::PerPosition, positions, false).map(|(records, _)| records)
+        crate::gpu::block_on(self.per_position_raw_gpu_async(positions))
+    }
+
+    /// [`MoveGenerator::per_position_raw_gpu`], awaited.
+    pub async fn per_position_raw_gpu_async(
+        &mut self,
+        positions: &[PackedPosition],
+    ) -> Result<Vec<PositionMovesRecord>, GpuError> {
+        self.run(Pipeline::PerPosition, positions, false).await.map(|(records, _)| records)
     }
 
     fn ensure_buffers(&mut self, capacity: usize) {
@@ -403,7 +451,7 @@ impl MoveGenerator {
         }
     }
 
-    fn run<T: Pod>(
+    async fn run<T: Pod>(
         &mut self,
         pipeline: Pipeline,
         positions: &[PackedPosition],
@@ -418,16 +466,16 @@ impl MoveGenerator {
         }
         let chunk_size = self.positions_per_dispatch.min(positions.len());
         let context = self.context.clone();
-        context.scoped(|| self.ensure_buffers(chunk_size))?;
+        context.scoped_async(|| self.ensure_buffers(chunk_size)).await?;
         for chunk in positions.chunks(chunk_size) {
-            let part = context.scoped(|| self.dispatch::<T>(pipeline, chunk, timed, &mut timings))??;
+            let part = context.scoped_future(self.dispatch::<T>(pipeline, chunk, timed, &mut timings)).await??;
             output.extend(part);
             timings.dispatches += 1;
         }
         Ok((output, timings))
     }
 
-    fn dispatch<T: Pod>(
+    async fn dispatch<T: Pod>(
         &self,
         pipeline: Pipeline,
         chunk: &[PackedPosition],
@@ -449,7 +497,7 @@ impl MoveGenerator {
         queue.write_buffer(&buffers.status, 0, bytemuck::bytes_of(&0u32));
         if timed {
             self.context.submit([]);
-            self.context.wait()?;
+            self.context.wait_async().await?;
             timings.upload += started.elapsed();
         }
 
@@ -485,10 +533,10 @@ impl MoveGenerator {
         }
         if timed {
             self.context.submit([encoder.finish()]);
-            self.context.wait()?;
+            self.context.wait_async().await?;
             timings.dispatch += started.elapsed();
             if let Some(timestamps) = timestamps {
-                let ticks: Vec<u64> = read_mapped(&self.context, &timestamps.staging, 16)?;
+                let ticks: Vec<u64> = read_mapped(&self.context, &timestamps.staging, 16).await?;
                 let nanoseconds = ticks[1].saturating_sub(ticks[0]) as f64 * f64::from(queue.get_timestamp_period());
                 *timings.gpu_dispatch.get_or_insert(Duration::ZERO) += Duration::from_nanos(nanoseconds as u64);
             }
@@ -499,11 +547,11 @@ impl MoveGenerator {
         encoder.copy_buffer_to_buffer(&buffers.output, 0, &buffers.staging, 0, output_bytes);
         encoder.copy_buffer_to_buffer(&buffers.status, 0, &buffers.status_staging, 0, 4);
         self.context.submit([encoder.finish()]);
-        let status: Vec<u32> = read_mapped(&self.context, &buffers.status_staging, 4)?;
+        let status: Vec<u32> = read_mapped(&self.context, &buffers.status_staging, 4).await?;
         if status[0] != 0 {
             return Err(GpuError::ShaderFault(describe_faults(status[0])));
         }
-        let result = read_mapped(&self.context, &buffers.staging, output_bytes)?;
+        let result = read_mapped(&self.context, &buffers.staging, output_bytes).await?;
         timings.readback += started.elapsed();
         Ok(result)
     }

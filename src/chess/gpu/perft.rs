@@ -75,29 +75,57 @@ pub type PerftOptions = crate::gpu::perft::PerftOptions<ShaderVariant>;
 impl PerftEngine<Chess> {
     /// Perft split by root move, as [`crate::chess::perft::divide`]: each
     /// legal move with perft(depth - 1) of its child, in UCI order.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn divide(
         &mut self,
         position: &Position,
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<(Move, u64)>, GpuError> {
-        crate::chess::perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
+        crate::gpu::block_on(self.divide_async(position, depth, progress))
+    }
+
+    /// [`Self::divide`], awaited.
+    pub async fn divide_async(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(Move, u64)>, GpuError> {
+        if depth == 0 {
+            return Ok(Vec::new());
+        }
+        let (moves, children) = crate::chess::perft::root_children(position);
+        let counts = self.perft_async(&children, depth - 1, progress).await?;
+        Ok(crate::chess::perft::by_move(moves, counts))
     }
 
     /// The statistics of each root's leaves `depth` plies below it, as
     /// [`crate::chess::stats::perft_stats`] counts them. The engine must be
     /// made with `leaf_statistics` set.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn perft_stats(
         &mut self,
         roots: &[Position],
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<PerftStats>, GpuError> {
-        let rows = self.perft_statistics(roots, depth, progress)?;
+        crate::gpu::block_on(self.perft_stats_async(roots, depth, progress))
+    }
+
+    /// [`Self::perft_stats`], awaited.
+    pub async fn perft_stats_async(
+        &mut self,
+        roots: &[Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<PerftStats>, GpuError> {
+        let rows = self.perft_statistics_async(roots, depth, progress).await?;
         Ok(rows.iter().map(|row| PerftStats::from_columns(row)).collect())
     }
 
     /// The statistics below each root move, as [`crate::chess::stats::divide_stats`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn divide_stats(
         &mut self,
         position: &Position,

@@ -9,7 +9,7 @@ use super::perft::{GpuPerft, PerftOptions};
 use super::shaders::ShaderVariant;
 use crate::chess::board::Color;
 use crate::chess::position::Position;
-use crate::gpu::resources::{buffer, buffer_with, read_buffer};
+use crate::gpu::resources::{buffer, buffer_with, read_buffer_async};
 use crate::gpu::{Check, GpuContext, GpuError};
 
 /// Positions with castling, en passant, promotions, pins and checks, and
@@ -26,44 +26,53 @@ const PERFT_POSITIONS: [(&str, u32); 6] = [
 /// Perft of the check positions (`PERFT_POSITIONS`) with fused and stored leaves, with a
 /// transposition table (and merging) and without either.
 pub fn perft_check(variant: ShaderVariant) -> Check {
-    Check::new(format!("chess perft ({}; fused and stored leaves, tables and not)", variant.name()), move |context| {
-        let roots: Vec<Position> =
-            PERFT_POSITIONS.iter().map(|(fen, _)| Position::from_fen(fen).expect("a valid check FEN")).collect();
-        for fused_leaves in [true, false] {
-            for merge_transpositions in [true, false] {
-                let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-                let options =
-                    PerftOptions { variant, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
-                let mut engine = GpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
-                for (root, &(fen, depth)) in roots.iter().zip(&PERFT_POSITIONS) {
-                    let gpu =
-                        engine.perft(std::slice::from_ref(root), depth, &mut |_| {}).map_err(|e| e.to_string())?;
-                    let cpu = crate::chess::perft::perft(root, depth);
-                    if gpu != [cpu] {
-                        return Err(format!(
-                            "perft({depth}) of {fen} is {gpu:?} on the GPU, {cpu} on the CPU (fused leaves \
+    Check::new(
+        format!("chess perft ({}; fused and stored leaves, tables and not)", variant.name()),
+        move |context| async move {
+            let roots: Vec<Position> =
+                PERFT_POSITIONS.iter().map(|(fen, _)| Position::from_fen(fen).expect("a valid check FEN")).collect();
+            for fused_leaves in [true, false] {
+                for merge_transpositions in [true, false] {
+                    let table_bytes =
+                        Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
+                    let options =
+                        PerftOptions { variant, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
+                    let mut engine =
+                        GpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
+                    for (root, &(fen, depth)) in roots.iter().zip(&PERFT_POSITIONS) {
+                        let gpu = engine
+                            .perft_async(std::slice::from_ref(root), depth, &mut |_| {})
+                            .await
+                            .map_err(|error| error.to_string())?;
+                        let cpu = crate::chess::perft::perft(root, depth);
+                        if gpu != [cpu] {
+                            return Err(format!(
+                                "perft({depth}) of {fen} is {gpu:?} on the GPU, {cpu} on the CPU (fused leaves \
                              {fused_leaves}, tables and merging {merge_transpositions})"
-                        ));
+                            ));
+                        }
                     }
                 }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 /// The statistics kernel on the check positions (`PERFT_POSITIONS`) a ply shallower, merging on
 /// and off, against the CPU reference's statistics: every column must agree.
 pub fn statistics_check(variant: ShaderVariant) -> Check {
-    Check::new(format!("chess perft statistics ({}; merged and not)", variant.name()), move |context| {
+    Check::new(format!("chess perft statistics ({}; merged and not)", variant.name()), move |context| async move {
         for merge_transpositions in [true, false] {
             let options = PerftOptions { variant, merge_transpositions, leaf_statistics: true, ..Default::default() };
-            let mut engine = GpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
+            let mut engine =
+                GpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
             for &(fen, depth) in &PERFT_POSITIONS {
                 let root = Position::from_fen(fen).expect("a valid check FEN");
                 let depth = depth - 1;
                 let gpu = engine
-                    .perft_stats(std::slice::from_ref(&root), depth, &mut |_| {})
+                    .perft_stats_async(std::slice::from_ref(&root), depth, &mut |_| {})
+                    .await
                     .map_err(|error| error.to_string())?;
                 let cpu = crate::chess::stats::perft_stats(&root, depth);
                 if gpu != [cpu] {
@@ -149,32 +158,39 @@ fn playout_twin(root: &Position, stream: u32) -> u32 {
 
 /// Playouts of the embedding library built in `variant`, result for result.
 pub fn library_check(variant: ShaderVariant) -> Check {
-    Check::new(format!("the embedding library's long loops (chess playouts, {})", variant.name()), move |context| {
-        let roots = [
-            Position::start(),
-            Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                .expect("a valid check FEN"),
-        ];
-        let gpu = library_playouts(context, variant, &roots).map_err(|error| error.to_string())?;
-        let count = PLAYOUT_ROOTS * PLAYOUTS_PER_ROOT;
-        let differing: Vec<u32> = (0..count)
-            .filter(|&stream| {
-                gpu[stream as usize] != playout_twin(&roots[(stream / PLAYOUTS_PER_ROOT) as usize], stream)
-            })
-            .collect();
-        match differing.first() {
-            None => Ok(()),
-            Some(&first) => Err(format!(
-                "{} of {count} playouts differ from the CPU (playout {first}: {} plies on the GPU, {} on the CPU)",
-                differing.len(),
-                gpu[first as usize] >> 8,
-                playout_twin(&roots[(first / PLAYOUTS_PER_ROOT) as usize], first) >> 8
-            )),
-        }
-    })
+    Check::new(
+        format!("the embedding library's long loops (chess playouts, {})", variant.name()),
+        move |context| async move {
+            let roots = [
+                Position::start(),
+                Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                    .expect("a valid check FEN"),
+            ];
+            let gpu = library_playouts(&context, variant, &roots).await.map_err(|error| error.to_string())?;
+            let count = PLAYOUT_ROOTS * PLAYOUTS_PER_ROOT;
+            let differing: Vec<u32> = (0..count)
+                .filter(|&stream| {
+                    gpu[stream as usize] != playout_twin(&roots[(stream / PLAYOUTS_PER_ROOT) as usize], stream)
+                })
+                .collect();
+            match differing.first() {
+                None => Ok(()),
+                Some(&first) => Err(format!(
+                    "{} of {count} playouts differ from the CPU (playout {first}: {} plies on the GPU, {} on the CPU)",
+                    differing.len(),
+                    gpu[first as usize] >> 8,
+                    playout_twin(&roots[(first / PLAYOUTS_PER_ROOT) as usize], first) >> 8
+                )),
+            }
+        },
+    )
 }
 
-fn library_playouts(context: &GpuContext, variant: ShaderVariant, roots: &[Position]) -> Result<Vec<u32>, GpuError> {
+async fn library_playouts(
+    context: &GpuContext,
+    variant: ShaderVariant,
+    roots: &[Position],
+) -> Result<Vec<u32>, GpuError> {
     let options = EmbedOptions { table_group: 1, table_binding: 0, variant };
     let composed = embed::compose(PLAYOUT_SHADER, options)?;
     let device = &context.device;
@@ -193,33 +209,35 @@ fn library_playouts(context: &GpuContext, variant: ShaderVariant, roots: &[Posit
         bind_group_layouts: &[Some(&layout), Some(&tables_layout)],
         immediate_size: 0,
     });
-    let pipeline = composed.create_compute_pipeline(context, &pipeline_layout, "playouts", &[])?;
-    let output = context.scoped(|| {
-        use wgpu::BufferUsages as Usage;
-        let packed: Vec<PackedPosition> = roots.iter().map(PackedPosition::from).collect();
-        let roots = buffer_with(device, "self-test roots", &packed, Usage::STORAGE);
-        let parameters = [PLAYOUT_ROOTS, PLAYOUTS_PER_ROOT, PLAYOUT_SEED, PLAYOUT_PLY_CAP];
-        let parameters = buffer_with(device, "self-test parameters", &parameters, Usage::STORAGE);
-        let output = buffer(device, "self-test results", bytes, Usage::STORAGE | Usage::COPY_SRC);
-        let tables = embed::create_table_buffer(device);
-        let group = crate::gpu::resources::bind_group(
-            device,
-            "self-test playouts",
-            &layout,
-            &[(0, &roots), (1, &parameters), (2, &output)],
-        );
-        let tables_group =
-            crate::gpu::resources::bind_group(device, "self-test tables", &tables_layout, &[(0, &tables)]);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.set_bind_group(1, &tables_group, &[]);
-            pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
-        }
-        context.submit([encoder.finish()]);
-        output
-    })?;
-    read_buffer(context, &output, 0, bytes)
+    let pipeline = composed.create_compute_pipeline_async(context, &pipeline_layout, "playouts", &[]).await?;
+    let output = context
+        .scoped_async(|| {
+            use wgpu::BufferUsages as Usage;
+            let packed: Vec<PackedPosition> = roots.iter().map(PackedPosition::from).collect();
+            let roots = buffer_with(device, "self-test roots", &packed, Usage::STORAGE);
+            let parameters = [PLAYOUT_ROOTS, PLAYOUTS_PER_ROOT, PLAYOUT_SEED, PLAYOUT_PLY_CAP];
+            let parameters = buffer_with(device, "self-test parameters", &parameters, Usage::STORAGE);
+            let output = buffer(device, "self-test results", bytes, Usage::STORAGE | Usage::COPY_SRC);
+            let tables = embed::create_table_buffer(device);
+            let group = crate::gpu::resources::bind_group(
+                device,
+                "self-test playouts",
+                &layout,
+                &[(0, &roots), (1, &parameters), (2, &output)],
+            );
+            let tables_group =
+                crate::gpu::resources::bind_group(device, "self-test tables", &tables_layout, &[(0, &tables)]);
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.set_bind_group(1, &tables_group, &[]);
+                pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
+            }
+            context.submit([encoder.finish()]);
+            output
+        })
+        .await?;
+    read_buffer_async(context, &output, 0, bytes).await
 }

@@ -36,14 +36,14 @@ impl GoBatch {
 
     /// Builds the kernels for `size` now (they are otherwise built on first
     /// use), once the device has passed the self-test of them.
-    pub fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
+    pub async fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
         if !self.kernels.contains_key(&size) {
             if !(2..=crate::go::MAX_SIZE).contains(&size) {
                 return Err(GpuError::Limits(format!("no Go kernels for a {size}x{size} board (2 to 19)")));
             }
-            self.context.require(&(self.checks)(size))?;
+            self.context.require_async(&(self.checks)(size)).await?;
             let shader = reflect(shaders::compose(self.module, size, &[])?)?;
-            let kernels = self.context.scoped(|| shader.kernels(&self.context.device, self.module))?;
+            let kernels = self.context.scoped_async(|| shader.kernels(&self.context.device, self.module)).await?;
             self.kernels.insert(size, kernels);
         }
         Ok(())
@@ -53,14 +53,14 @@ impl GoBatch {
     /// `parameters.count` invocations (at most [`INVOCATIONS_PER_DISPATCH`]),
     /// over `positions`, all of board `size`, in one submission, and reads
     /// their records back.
-    pub fn run<T: Pod>(
+    pub async fn run<T: Pod>(
         &mut self,
         size: u32,
         entry_points: &[&str],
         positions: &[PackedGoPosition],
         parameters: GoBatchParameters,
     ) -> Result<Vec<T>, GpuError> {
-        self.prepare(size)?;
+        self.prepare(size).await?;
         let batch = crate::gpu::batch::Batch {
             label: self.module,
             kernels: &self.kernels[&size],
@@ -71,6 +71,6 @@ impl GoBatch {
             parameters,
             status: false,
         };
-        crate::gpu::batch::run(&self.context, &batch, |flags| format!("Go batch fault flags {flags:#x}"))
+        crate::gpu::batch::run(&self.context, &batch, |flags| format!("Go batch fault flags {flags:#x}")).await
     }
 }

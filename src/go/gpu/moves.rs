@@ -35,7 +35,13 @@ impl GoMoveGenerator {
     }
 
     /// The move bitmaps of every position; all must have the same board size.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn generate(&mut self, positions: &[Position]) -> Result<Vec<GoPositionMoves>, GpuError> {
+        crate::gpu::block_on(self.generate_async(positions))
+    }
+
+    /// [`GoMoveGenerator::generate`], awaited.
+    pub async fn generate_async(&mut self, positions: &[Position]) -> Result<Vec<GoPositionMoves>, GpuError> {
         let Some(first) = positions.first() else {
             return Ok(Vec::new());
         };
@@ -50,7 +56,7 @@ impl GoMoveGenerator {
         for chunk in positions.chunks(INVOCATIONS_PER_DISPATCH as usize) {
             let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
             let parameters = GoBatchParameters { count: chunk.len() as u32, per_position: 1, ..Default::default() };
-            let records: Vec<GoMovesRecord> = self.batch.run(size, &["legal_points"], &packed, parameters)?;
+            let records: Vec<GoMovesRecord> = self.batch.run(size, &["legal_points"], &packed, parameters).await?;
             moves.extend(records.iter().map(|record| GoPositionMoves {
                 legal: join_words(&record.legal),
                 playout: join_words(&record.playout),

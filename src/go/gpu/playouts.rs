@@ -4,6 +4,7 @@
 
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
 use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::go::playout::PlayoutRunner;
 use crate::go::playout::move_cap;
 use crate::go::{PlayoutResult, Position};
@@ -41,8 +42,14 @@ impl GpuPlayouts {
 
     /// Builds the kernels for boards of `size` now, once the device has
     /// passed the self-test of them (they are otherwise built on first use).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn prepare(&mut self, size: u32) -> Result<(), GpuError> {
-        self.batch.prepare(size)
+        crate::gpu::block_on(self.prepare_async(size))
+    }
+
+    /// [`GpuPlayouts::prepare`], awaited.
+    pub async fn prepare_async(&mut self, size: u32) -> Result<(), GpuError> {
+        self.batch.prepare(size).await
     }
 
     /// The adapter's description.
@@ -52,7 +59,19 @@ impl GpuPlayouts {
 
     /// `per_position` playouts from each position (all of one size), playout
     /// `i` of the batch seeded with stream `first_stream + i` of `seed`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn playouts(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+    ) -> Result<Vec<PlayoutResult>, GpuError> {
+        crate::gpu::block_on(self.playouts_async(positions, per_position, seed, first_stream))
+    }
+
+    /// [`GpuPlayouts::playouts`], awaited.
+    pub async fn playouts_async(
         &mut self,
         positions: &[Position],
         per_position: u32,
@@ -78,17 +97,27 @@ impl GpuPlayouts {
                 let mut done = 0;
                 while done < per_position {
                     let part = (per_position - done).min(self.per_dispatch);
-                    results.extend(self.playouts(
-                        std::slice::from_ref(position),
-                        part,
-                        seed,
-                        base.wrapping_add(done),
-                    )?);
+                    let streams = base.wrapping_add(done);
+                    results
+                        .extend(self.whole_positions(std::slice::from_ref(position), part, seed, streams, size).await?);
                     done += part;
                 }
             }
             return Ok(results);
         }
+        self.whole_positions(positions, per_position, seed, first_stream, size).await
+    }
+
+    /// Playouts of positions of one `size`, at most a dispatch's worth of
+    /// them from any one position.
+    async fn whole_positions(
+        &mut self,
+        positions: &[Position],
+        per_position: u32,
+        seed: u32,
+        first_stream: u32,
+        size: u32,
+    ) -> Result<Vec<PlayoutResult>, GpuError> {
         // Whole positions per dispatch, so each dispatch's streams continue the last.
         let positions_per_dispatch = (self.per_dispatch / per_position).max(1) as usize;
         let mut results = Vec::with_capacity(positions.len() * per_position as usize);
@@ -102,7 +131,7 @@ impl GpuPlayouts {
             let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
             let stream = first_stream.wrapping_add((index * positions_per_dispatch) as u32 * per_position);
             let parameters = GoBatchParameters { count, per_position, seed, first_stream: stream };
-            let states: Vec<GoPlayoutState> = self.batch.run(size, &["playout_games"], &packed, parameters)?;
+            let states: Vec<GoPlayoutState> = self.batch.run(size, &["playout_games"], &packed, parameters).await?;
             if states.iter().any(|state| state.passes < 2 && state.moves < move_cap(size)) {
                 return Err(GpuError::ShaderFault("a playout had not ended when its invocation did".into()));
             }
@@ -114,6 +143,8 @@ impl GpuPlayouts {
     }
 }
 
+// The GTP engine's runner blocks on each batch: native only.
+#[cfg(not(target_arch = "wasm32"))]
 impl PlayoutRunner for GpuPlayouts {
     fn run(
         &mut self,

@@ -21,33 +21,42 @@ fn positions(size: u32) -> Result<Vec<Position>, String> {
 
 /// Perft to depth 2 of the empty board and three played positions of `size`.
 pub fn perft_check(size: BoardSize) -> Check {
-    Check::new(format!("Go perft ({0}x{0}; fused and stored leaves, tables and not)", size.0), move |context| {
-        let roots = positions(size.0)?;
-        let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
-        // Both leaf shapes, and a table with merging and neither, in two engines.
-        for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
-            let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-            let options =
-                GoPerftOptions { variant: size, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
-            let mut engine = GoGpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
-            let counts = engine.perft(&roots, 2, &mut |_| {}).map_err(|error| error.to_string())?;
-            if counts != expected {
-                return Err(format!(
-                    "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (fused leaves {fused_leaves}, tables and merging {merge_transpositions})",
-                    roots.len()
-                ));
+    Check::new(
+        format!("Go perft ({0}x{0}; fused and stored leaves, tables and not)", size.0),
+        move |context| async move {
+            let roots = positions(size.0)?;
+            let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
+            // Both leaf shapes, and a table with merging and neither, in two engines.
+            for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
+                let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
+                let options = GoPerftOptions {
+                    variant: size,
+                    fused_leaves,
+                    merge_transpositions,
+                    table_bytes,
+                    ..Default::default()
+                };
+                let mut engine =
+                    GoGpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
+                let counts = engine.perft_async(&roots, 2, &mut |_| {}).await.map_err(|error| error.to_string())?;
+                if counts != expected {
+                    return Err(format!(
+                        "perft(2) of {} positions is {counts:?} on the GPU, {expected:?} on the CPU (fused leaves {fused_leaves}, tables and merging {merge_transpositions})",
+                        roots.len()
+                    ));
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 /// Sixteen playouts from each of the positions of `size`, result for result.
 pub fn playout_check(size: u32) -> Check {
-    Check::new(format!("Go playouts ({size}x{size})"), move |context| {
+    Check::new(format!("Go playouts ({size}x{size})"), move |context| async move {
         let roots = positions(size)?;
-        let mut runner = GpuPlayouts::new(context);
-        let gpu = runner.playouts(&roots, 16, SEED as u32, 0).map_err(|error| error.to_string())?;
+        let mut runner = GpuPlayouts::new(&context);
+        let gpu = runner.playouts_async(&roots, 16, SEED as u32, 0).await.map_err(|error| error.to_string())?;
         for (index, root) in roots.iter().enumerate() {
             let cpu = playouts(root, 16, SEED as u32, index as u32 * 16);
             if gpu[index * 16..(index + 1) * 16] != cpu[..] {

@@ -63,13 +63,21 @@ struct Batch {
 const PARAMETER_SLOTS: u32 = 64;
 
 impl<G: PerftGame> PerftEngine<G> {
+    /// An engine with the default options (see [`Self::with_options`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(context: &GpuContext) -> Result<Self, GpuError> {
         Self::with_options(context, PerftOptions::default())
     }
 
     /// An engine on `context`, once its device has passed the self-test of
     /// these kernels (a device that failed it gets [`GpuError::SelfTestFailed`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
+        crate::gpu::block_on(Self::with_options_async(context, options))
+    }
+
+    /// [`Self::with_options`], awaited.
+    pub async fn with_options_async(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
         let device = &context.device;
         let limits = device.limits();
         // The tables are built once: their length sizes the plan, their words fill the buffer.
@@ -86,7 +94,7 @@ impl<G: PerftGame> PerftEngine<G> {
         if options.leaf_statistics {
             checks.extend(G::statistics_checks(options.variant));
         }
-        context.require(&checks)?;
+        context.require_async(&checks).await?;
         let shader = match G::statistics_shader(options.variant) {
             Some(shader) if options.leaf_statistics => shader?,
             _ => G::perft_shader(options.variant)?,
@@ -96,98 +104,106 @@ impl<G: PerftGame> PerftEngine<G> {
         // The same module and settings always build the same pipelines.
         let key = format!("perft {:?} {}", options.runtime_checks, shader.source);
         let cached = context.cached_kernels::<Kernels>(&key);
-        let engine = context.scoped(|| {
-            use wgpu::BufferUsages as Usage;
-            let kernels = match &cached {
-                Some(kernels) => std::sync::Arc::clone(kernels),
-                None => std::sync::Arc::new(shader.build_kernels(device, "perft", options.runtime_checks, true)),
-            };
-            let stride =
-                (size_of::<PerftParameters>() as u32).next_multiple_of(limits.min_uniform_buffer_offset_alignment);
-            let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
-            let arena = buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
-            // With tables, each slot's state follows the parents.
-            let roots = buffer(
-                device,
-                "perft roots",
-                plan.root_words() * 4,
-                Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
-            );
-            let scan = buffer(device, "perft scan", scan_words(plan.capacity) * 4, Usage::STORAGE | Usage::COPY_SRC);
-            let status = buffer(device, "perft status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
-            let parameters = buffer(
-                device,
-                "perft parameters",
-                u64::from(PARAMETER_SLOTS * stride),
-                Usage::UNIFORM | Usage::COPY_DST,
-            );
-            let totals = buffer(
-                device,
-                "perft totals",
-                u64::from(plan.totals_capacity) * 8,
-                Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
-            );
-            let staging = Staging::new(device, plan.staging_bytes);
-            let multiplicity =
-                buffer(device, "perft multiplicity", capacity * 8, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
-            // The merge entries, then the transposition table (buffers start zeroed: an empty table).
-            let merge_table =
-                buffer(device, "perft merge table", plan.merge_buffer_bytes(), Usage::STORAGE | Usage::COPY_DST);
-            let storage = [
-                (0, &tables),
-                (1, &arena),
-                (2, &roots),
-                (3, &scan),
-                (5, &totals),
-                (6, &status),
-                (8, &multiplicity),
-                (9, &merge_table),
-            ];
-            let mut entries: Vec<wgpu::BindGroupEntry> = storage
-                .iter()
-                .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
-                .collect();
-            // One slot of the parameter buffer, chosen per dispatch by a dynamic offset.
-            entries.push(wgpu::BindGroupEntry {
-                binding: 7,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &parameters,
-                    offset: 0,
-                    size: std::num::NonZeroU64::new(size_of::<PerftParameters>() as u64),
-                }),
-            });
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("perft"),
-                layout: &kernels.layout,
-                entries: &entries,
-            });
-            PerftEngine {
-                context: context.clone(),
-                kernels,
-                arena,
-                roots,
-                scan,
-                status,
-                parameters,
-                totals,
-                multiplicity,
-                merge_table,
-                staging,
-                bind_group,
-                plan,
-                options,
-                max_workgroups: limits.max_compute_workgroups_per_dimension,
-                statistics: PerftStatistics::default(),
-                batch: Batch {
-                    encoder: None,
-                    parameters: vec![0; (PARAMETER_SLOTS * stride) as usize],
-                    used: 0,
-                    stride,
-                },
-                columns: 1,
-                tables: false,
-            }
-        })?;
+        let engine = context
+            .scoped_async(|| {
+                use wgpu::BufferUsages as Usage;
+                let kernels = match &cached {
+                    Some(kernels) => std::sync::Arc::clone(kernels),
+                    None => std::sync::Arc::new(shader.build_kernels(device, "perft", options.runtime_checks, true)),
+                };
+                let stride =
+                    (size_of::<PerftParameters>() as u32).next_multiple_of(limits.min_uniform_buffer_offset_alignment);
+                let tables = buffer_with(device, "perft tables", &table_words, Usage::STORAGE);
+                let arena =
+                    buffer(device, "perft arena", capacity * plan.record_bytes, Usage::STORAGE | Usage::COPY_DST);
+                // With tables, each slot's state follows the parents.
+                let roots = buffer(
+                    device,
+                    "perft roots",
+                    plan.root_words() * 4,
+                    Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
+                );
+                let scan =
+                    buffer(device, "perft scan", scan_words(plan.capacity) * 4, Usage::STORAGE | Usage::COPY_SRC);
+                let status = buffer(device, "perft status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
+                let parameters = buffer(
+                    device,
+                    "perft parameters",
+                    u64::from(PARAMETER_SLOTS * stride),
+                    Usage::UNIFORM | Usage::COPY_DST,
+                );
+                let totals = buffer(
+                    device,
+                    "perft totals",
+                    u64::from(plan.totals_capacity) * 8,
+                    Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
+                );
+                let staging = Staging::new(device, plan.staging_bytes);
+                let multiplicity = buffer(
+                    device,
+                    "perft multiplicity",
+                    capacity * 8,
+                    Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC,
+                );
+                // The merge entries, then the transposition table (buffers start zeroed: an empty table).
+                let merge_table =
+                    buffer(device, "perft merge table", plan.merge_buffer_bytes(), Usage::STORAGE | Usage::COPY_DST);
+                let storage = [
+                    (0, &tables),
+                    (1, &arena),
+                    (2, &roots),
+                    (3, &scan),
+                    (5, &totals),
+                    (6, &status),
+                    (8, &multiplicity),
+                    (9, &merge_table),
+                ];
+                let mut entries: Vec<wgpu::BindGroupEntry> = storage
+                    .iter()
+                    .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+                    .collect();
+                // One slot of the parameter buffer, chosen per dispatch by a dynamic offset.
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &parameters,
+                        offset: 0,
+                        size: std::num::NonZeroU64::new(size_of::<PerftParameters>() as u64),
+                    }),
+                });
+                let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("perft"),
+                    layout: &kernels.layout,
+                    entries: &entries,
+                });
+                PerftEngine {
+                    context: context.clone(),
+                    kernels,
+                    arena,
+                    roots,
+                    scan,
+                    status,
+                    parameters,
+                    totals,
+                    multiplicity,
+                    merge_table,
+                    staging,
+                    bind_group,
+                    plan,
+                    options,
+                    max_workgroups: limits.max_compute_workgroups_per_dimension,
+                    statistics: PerftStatistics::default(),
+                    batch: Batch {
+                        encoder: None,
+                        parameters: vec![0; (PARAMETER_SLOTS * stride) as usize],
+                        used: 0,
+                        stride,
+                    },
+                    columns: 1,
+                    tables: false,
+                }
+            })
+            .await?;
         if cached.is_none() {
             context.keep_kernels(key, std::sync::Arc::clone(&engine.kernels));
         }
@@ -215,17 +231,25 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Empties the transposition table: later counts start from nothing.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn clear_table(&mut self) -> Result<(), GpuError> {
+        crate::gpu::block_on(self.clear_table_async())
+    }
+
+    /// [`Self::clear_table`], awaited.
+    pub async fn clear_table_async(&mut self) -> Result<(), GpuError> {
         self.flush();
         let context = self.context.clone();
-        context.scoped(|| {
-            let mut encoder = context.device.create_command_encoder(&Default::default());
-            if self.plan.transposition_bytes > 0 {
-                let start = self.plan.merge_slots() * 4;
-                encoder.clear_buffer(&self.merge_table, start, Some(self.plan.transposition_bytes));
-            }
-            context.submit([encoder.finish()]);
-        })
+        context
+            .scoped_async(|| {
+                let mut encoder = context.device.create_command_encoder(&Default::default());
+                if self.plan.transposition_bytes > 0 {
+                    let start = self.plan.merge_slots() * 4;
+                    encoder.clear_buffer(&self.merge_table, start, Some(self.plan.transposition_bytes));
+                }
+                context.submit([encoder.finish()]);
+            })
+            .await
     }
 
     /// Plies counted without storing their positions: statistics are
@@ -246,13 +270,24 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Perft of each root to `depth`, all roots sharing the GPU. `progress`
     /// receives the nodes counted so far, now and then.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn perft(
         &mut self,
         roots: &[G::Position],
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, GpuError> {
-        self.count(roots, depth, 1, progress)?.ok_or_else(|| {
+        crate::gpu::block_on(self.perft_async(roots, depth, progress))
+    }
+
+    /// [`Self::perft`], awaited.
+    pub async fn perft_async(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, GpuError> {
+        self.count(roots, depth, 1, progress).await?.ok_or_else(|| {
             GpuError::ShaderFault(format!(
                 "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
             ))
@@ -262,13 +297,34 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Perft of each root to `depth` in 128 bits: a group whose count
     /// passes 2^64 is counted again one ply down, by each root's children
     /// (`G::children`), and added up on the host.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn perft_wide(
         &mut self,
         roots: &[G::Position],
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u128>, GpuError> {
-        if let Some(totals) = self.count(roots, depth, 1, progress)? {
+        crate::gpu::block_on(self.perft_wide_async(roots, depth, progress))
+    }
+
+    /// [`Self::perft_wide`], awaited.
+    pub fn perft_wide_async<'a>(
+        &'a mut self,
+        roots: &'a [G::Position],
+        depth: u32,
+        progress: &'a mut dyn FnMut(u64),
+    ) -> LocalFuture<'a, Result<Vec<u128>, GpuError>> {
+        // Boxed: it recurses, one ply down, for a group past 2^64.
+        Box::pin(self.perft_wide_inner(roots, depth, progress))
+    }
+
+    async fn perft_wide_inner(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u128>, GpuError> {
+        if let Some(totals) = self.count(roots, depth, 1, progress).await? {
             return Ok(totals.into_iter().map(u128::from).collect());
         }
         self.statistics.widened_groups += 1;
@@ -277,7 +333,7 @@ impl<G: PerftGame> PerftEngine<G> {
         for root in roots {
             let children = G::children(root);
             let mut report = |nodes: u64| progress(u64::try_from(done + u128::from(nodes)).unwrap_or(u64::MAX));
-            let counts = self.perft_wide(&children, depth - 1, &mut report)?;
+            let counts = self.perft_wide_async(&children, depth - 1, &mut report).await?;
             let total: u128 = counts.iter().sum();
             done += total;
             totals.push(total);
@@ -289,7 +345,18 @@ impl<G: PerftGame> PerftEngine<G> {
     /// `G::STATISTICS_COLUMNS` numbers a root, nodes first (chess: in the order
     /// of `PerftStats::NAMES`). Depth 0 is the root alone. The engine must
     /// have been made with [`PerftOptions::leaf_statistics`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn perft_statistics(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Vec<u64>>, GpuError> {
+        crate::gpu::block_on(self.perft_statistics_async(roots, depth, progress))
+    }
+
+    /// [`Self::perft_statistics`], awaited.
+    pub async fn perft_statistics_async(
         &mut self,
         roots: &[G::Position],
         depth: u32,
@@ -304,7 +371,8 @@ impl<G: PerftGame> PerftEngine<G> {
             return Ok(vec![root_alone; roots.len()]);
         }
         let flat = self
-            .count(roots, depth, G::STATISTICS_COLUMNS, progress)?
+            .count(roots, depth, G::STATISTICS_COLUMNS, progress)
+            .await?
             .ok_or_else(|| GpuError::ShaderFault(format!("a statistics column of perft({depth}) passes 2^64")))?;
         Ok(flat.chunks_exact(columns).map(<[u64]>::to_vec).collect())
     }
@@ -312,7 +380,7 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Counts with `columns` totals a root (see [`Self::columns`]); `None`
     /// when a count passed 2^64 (the table is then cleared, since counts
     /// stored on the way may have wrapped).
-    fn count(
+    async fn count(
         &mut self,
         roots: &[G::Position],
         depth: u32,
@@ -334,10 +402,10 @@ impl<G: PerftGame> PerftEngine<G> {
             )));
         }
         let context = self.context.clone();
-        match context.scoped(|| self.run(roots, depth, progress))? {
+        match context.scoped_future(self.run(roots, depth, progress)).await? {
             Ok(totals) => Ok(Some(totals)),
             Err(Interrupt::CountOverflow) => {
-                self.clear_table()?;
+                self.clear_table_async().await?;
                 Ok(None)
             }
             Err(Interrupt::Gpu(error)) => Err(error),
@@ -356,7 +424,12 @@ impl<G: PerftGame> PerftEngine<G> {
         (size as usize).min((self.plan.totals_capacity / self.columns).max(1) as usize)
     }
 
-    fn run(&mut self, roots: &[G::Position], depth: u32, progress: &mut dyn FnMut(u64)) -> Result<Vec<u64>, Interrupt> {
+    async fn run(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, Interrupt> {
         self.context.queue.write_buffer(&self.status, 0, bytemuck::bytes_of(&0u32));
         let columns = self.columns as usize;
         let mut totals = Vec::with_capacity(roots.len() * columns);
@@ -367,7 +440,7 @@ impl<G: PerftGame> PerftEngine<G> {
             let group_totals = loop {
                 let group = &remaining[..self.group_size(depth, bound).min(remaining.len())];
                 let mut report = |nodes: u64| progress(counted_before + nodes);
-                match self.count_group(group, depth, bound, &mut report) {
+                match self.count_group(group, depth, bound, &mut report).await {
                     Ok(group_totals) => break group_totals,
                     Err(Interrupt::TooManyChildren { children }) => {
                         // The game's proven bound always fits; more is a broken promise.
@@ -404,7 +477,7 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Counts one group of roots; their totals, or why not.
-    fn count_group(
+    async fn count_group(
         &mut self,
         group: &[G::Position],
         depth: u32,
@@ -419,7 +492,7 @@ impl<G: PerftGame> PerftEngine<G> {
         let records: Vec<G::Record> = group.iter().map(|position| G::pack(variant, position)).collect();
         queue.write_buffer(&self.arena, 0, bytemuck::cast_slice(&records));
         if self.tables {
-            return self.count_group_with_tables(group.len() as u32, depth, bound, progress);
+            return self.count_group_with_tables(group.len() as u32, depth, bound, progress).await;
         }
         let root_indices: Vec<u32> = (0..group.len() as u32).collect();
         let counters = group.len() * self.columns as usize;
@@ -428,9 +501,9 @@ impl<G: PerftGame> PerftEngine<G> {
         // Each root is reached once.
         let ones: Vec<u32> = (0..group.len()).flat_map(|_| [1, 0]).collect();
         queue.write_buffer(&self.multiplicity, 0, bytemuck::cast_slice(&ones));
-        let mut counted = Counted { counters, progress, last_report: std::time::Instant::now() };
-        self.process(0, group.len() as u32, depth, bound, &mut counted)?;
-        let totals = self.read_totals_and_status(counters)?;
+        let mut counted = Counted { counters, progress, last_report: web_time::Instant::now() };
+        self.process(0, group.len() as u32, depth, bound, &mut counted).await?;
+        let totals = self.read_totals_and_status(counters).await?;
         (counted.progress)(self.nodes_of(&totals));
         Ok(totals)
     }
@@ -439,7 +512,7 @@ impl<G: PerftGame> PerftEngine<G> {
     /// `0..roots`) are probed and merged like any level, counted, reduced
     /// into the table, and each root's count read from its slot (or its
     /// alias's). Progress counts leaves on the GPU in `totals[0]`.
-    fn count_group_with_tables(
+    async fn count_group_with_tables(
         &mut self,
         roots: u32,
         depth: u32,
@@ -450,20 +523,23 @@ impl<G: PerftGame> PerftEngine<G> {
         queue.write_buffer(&self.totals, 0, &[0u8; 8]);
         queue.write_buffer(&self.roots, 0, bytemuck::cast_slice(&vec![u32::MAX; roots as usize]));
         self.dedupe(0, roots, depth);
-        let mut counted = Counted { counters: 1, progress, last_report: std::time::Instant::now() };
-        self.process(0, roots, depth, bound, &mut counted)?;
+        let mut counted = Counted { counters: 1, progress, last_report: web_time::Instant::now() };
+        self.process(0, roots, depth, bound, &mut counted).await?;
         self.reduce(0, roots, depth);
         self.flush();
         let size = u64::from(roots);
-        let words: Vec<u32> = self.staging.read_ranges(
-            &self.context,
-            &[
-                (&self.multiplicity, 0, size * 8),
-                (&self.roots, u64::from(self.plan.capacity) * 4, size * 4),
-                (&self.totals, 0, 8),
-                (&self.status, 0, 4),
-            ],
-        )?;
+        let words: Vec<u32> = self
+            .staging
+            .read_ranges(
+                &self.context,
+                &[
+                    (&self.multiplicity, 0, size * 8),
+                    (&self.roots, u64::from(self.plan.capacity) * 4, size * 4),
+                    (&self.totals, 0, 8),
+                    (&self.status, 0, 4),
+                ],
+            )
+            .await?;
         let (counts, rest) = words.split_at(roots as usize * 2);
         let (states, rest) = rest.split_at(roots as usize);
         self.fault_error(rest[2])?;
@@ -483,13 +559,25 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Counts the subtrees of arena slots `start..start + count` to
     /// `remaining` plies. The caller guarantees `reserve(remaining, bound, _)`
     /// free slots after the level.
-    fn process(
+    fn process<'a>(
+        &'a mut self,
+        start: u32,
+        count: u32,
+        remaining: u32,
+        bound: u32,
+        counted: &'a mut Counted<'_>,
+    ) -> LocalFuture<'a, Result<(), Interrupt>> {
+        // Boxed: it recurses once a stored level.
+        Box::pin(self.process_inner(start, count, remaining, bound, counted))
+    }
+
+    async fn process_inner(
         &mut self,
         start: u32,
         count: u32,
         remaining: u32,
         bound: u32,
-        counted: &mut Counted,
+        counted: &mut Counted<'_>,
     ) -> Result<(), Interrupt> {
         if count == 0 {
             return Ok(());
@@ -513,9 +601,9 @@ impl<G: PerftGame> PerftEngine<G> {
                 offset += part;
                 // Progress costs a round trip; take one at most every so often.
                 if counted.last_report.elapsed() >= PROGRESS_INTERVAL {
-                    let totals = self.read_totals(counted.counters)?;
+                    let totals = self.read_totals(counted.counters).await?;
                     (counted.progress)(self.nodes_of(&totals));
-                    counted.last_report = std::time::Instant::now();
+                    counted.last_report = web_time::Instant::now();
                 }
             }
             return Ok(());
@@ -539,18 +627,20 @@ impl<G: PerftGame> PerftEngine<G> {
                 part,
             );
             let total_slot = self.scan(part_start, part, self.plan.capacity);
-            let total = self.read_total_and_status(total_slot)?;
+            let total = self.read_total_and_status(total_slot).await?;
             if total <= budget {
                 self.expand(part_start, part, level_end, 0);
                 self.settle(level_end, total, remaining - 1);
-                self.process(level_end, total, remaining - 1, bound, counted)?;
+                self.process(level_end, total, remaining - 1, bound, counted).await?;
                 self.reduce(level_end, total, remaining - 1);
             } else {
                 // The children do not fit at once: split the parents where they do.
                 self.statistics.split_levels += 1;
                 self.flush();
-                let offsets: Vec<u32> =
-                    self.staging.read(&self.context, &self.scan, u64::from(part_start) * 4, u64::from(part) * 4)?;
+                let offsets: Vec<u32> = self
+                    .staging
+                    .read(&self.context, &self.scan, u64::from(part_start) * 4, u64::from(part) * 4)
+                    .await?;
                 let end_of = |index: usize| if index < offsets.len() { offsets[index] } else { total };
                 let mut first = 0usize;
                 while first < offsets.len() {
@@ -566,7 +656,7 @@ impl<G: PerftGame> PerftEngine<G> {
                     let children = end_of(last) - base;
                     self.expand(part_start + first as u32, (last - first) as u32, level_end, base);
                     self.settle(level_end, children, remaining - 1);
-                    self.process(level_end, children, remaining - 1, bound, counted)?;
+                    self.process(level_end, children, remaining - 1, bound, counted).await?;
                     self.reduce(level_end, children, remaining - 1);
                     first = last;
                 }
@@ -699,28 +789,29 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Reads a level's child total and the fault flags in one round trip;
     /// a fault is an error at once, before its counts are used.
-    fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, Interrupt> {
+    async fn read_total_and_status(&mut self, total_slot: u32) -> Result<u32, Interrupt> {
         self.flush();
         let words: Vec<u32> = self
             .staging
-            .read_ranges(&self.context, &[(&self.scan, u64::from(total_slot) * 4, 4), (&self.status, 0, 4)])?;
+            .read_ranges(&self.context, &[(&self.scan, u64::from(total_slot) * 4, 4), (&self.status, 0, 4)])
+            .await?;
         self.fault_error(words[1])?;
         Ok(words[0])
     }
 
-    fn read_totals(&mut self, counters: usize) -> Result<Vec<u64>, GpuError> {
+    async fn read_totals(&mut self, counters: usize) -> Result<Vec<u64>, GpuError> {
         self.flush();
-        let words: Vec<u32> = self.staging.read(&self.context, &self.totals, 0, counters as u64 * 8)?;
+        let words: Vec<u32> = self.staging.read(&self.context, &self.totals, 0, counters as u64 * 8).await?;
         Ok(words.chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
 
     /// A group's totals and the fault flags in one round trip; a fault is
     /// an error before any total is used.
-    fn read_totals_and_status(&mut self, counters: usize) -> Result<Vec<u64>, Interrupt> {
+    async fn read_totals_and_status(&mut self, counters: usize) -> Result<Vec<u64>, Interrupt> {
         self.flush();
         let size = counters as u64 * 8;
         let words: Vec<u32> =
-            self.staging.read_ranges(&self.context, &[(&self.totals, 0, size), (&self.status, 0, 4)])?;
+            self.staging.read_ranges(&self.context, &[(&self.totals, 0, size), (&self.status, 0, 4)]).await?;
         self.fault_error(words[counters * 2])?;
         Ok(words[..counters * 2].chunks_exact(2).map(|pair| u64::from(pair[0]) | u64::from(pair[1]) << 32).collect())
     }
@@ -754,7 +845,7 @@ impl<G: PerftGame> PerftEngine<G> {
 struct Counted<'a> {
     counters: usize,
     progress: &'a mut dyn FnMut(u64),
-    last_report: std::time::Instant,
+    last_report: web_time::Instant,
 }
 
 /// How often the leaf kernels' running totals are read for progress.

@@ -62,6 +62,7 @@ pub use table::{TABLE_BUCKET_BYTES, default_table_bytes};
 
 use bytemuck::{Pod, Zeroable};
 
+use super::LocalFuture;
 use super::composer;
 use super::context::{GpuContext, GpuError};
 use super::reflect::{ComposedShader, Kernels, RuntimeChecks};

@@ -80,32 +80,46 @@ const POSITIONS_PER_DISPATCH: usize = 65_535 * 64;
 impl ShogiMoveGenerator {
     /// A generator on `context`, once its device has passed the self-test's
     /// device checks (`shogi verify` compares what it returns with the CPU).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(context: &GpuContext) -> Result<ShogiMoveGenerator, GpuError> {
-        context.require(&[])?;
+        crate::gpu::block_on(ShogiMoveGenerator::new_async(context))
+    }
+
+    /// [`ShogiMoveGenerator::new`], awaited.
+    pub async fn new_async(context: &GpuContext) -> Result<ShogiMoveGenerator, GpuError> {
+        context.require_async(&[]).await?;
         let shader = reflect(shaders::compose_with("shogi_per_position", &[])?)?;
-        context.scoped(|| ShogiMoveGenerator {
-            context: context.clone(),
-            kernels: shader.kernels(&context.device, "shogi per_position"),
-            tables: buffer_with(
-                &context.device,
-                "shogi tables",
-                &shaders::table_data(super::layout::BoardWords::Full),
-                wgpu::BufferUsages::STORAGE,
-            ),
-        })
+        context
+            .scoped_async(|| ShogiMoveGenerator {
+                context: context.clone(),
+                kernels: shader.kernels(&context.device, "shogi per_position"),
+                tables: buffer_with(
+                    &context.device,
+                    "shogi tables",
+                    &shaders::table_data(super::layout::BoardWords::Full),
+                    wgpu::BufferUsages::STORAGE,
+                ),
+            })
+            .await
     }
 
     /// The legal moves of every position.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn generate(&mut self, positions: &[Position]) -> Result<Vec<ShogiPositionMoves>, GpuError> {
+        crate::gpu::block_on(self.generate_async(positions))
+    }
+
+    /// [`ShogiMoveGenerator::generate`], awaited.
+    pub async fn generate_async(&mut self, positions: &[Position]) -> Result<Vec<ShogiPositionMoves>, GpuError> {
         let mut moves = Vec::with_capacity(positions.len());
         for chunk in positions.chunks(POSITIONS_PER_DISPATCH) {
-            let records = self.dispatch(chunk)?;
+            let records = self.dispatch(chunk).await?;
             moves.extend(records.iter().map(ShogiPositionMoves::from_record));
         }
         Ok(moves)
     }
 
-    fn dispatch(&self, chunk: &[Position]) -> Result<Vec<ShogiPositionMovesRecord>, GpuError> {
+    async fn dispatch(&self, chunk: &[Position]) -> Result<Vec<ShogiPositionMovesRecord>, GpuError> {
         let packed: Vec<PackedShogiPosition> = chunk.iter().map(PackedShogiPosition::from).collect();
         let batch = crate::gpu::batch::Batch {
             label: "shogi per_position",
@@ -120,5 +134,6 @@ impl ShogiMoveGenerator {
         crate::gpu::batch::run(&self.context, &batch, |flags| {
             format!("a Shogi position has no king for the side to move (flags {flags:#x})")
         })
+        .await
     }
 }

@@ -19,7 +19,7 @@ const HANDS_SFEN: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4
 /// the fused kernel); with stored leaves, depth 2.
 pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
     let shape = if fused_leaves { "fused" } else { "stored" };
-    Check::new(format!("Shogi perft ({words:?}; {shape} leaves, tables and not)"), move |context| {
+    Check::new(format!("Shogi perft ({words:?}; {shape} leaves, tables and not)"), move |context| async move {
         let mut roots = vec![Position::start(), Position::from_sfen(HANDS_SFEN).expect("a valid check SFEN")];
         roots.extend(random_positions(4, 2026));
         let depths: &[u32] = if fused_leaves { &[1, 3] } else { &[2] };
@@ -32,9 +32,10 @@ pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
                 table_bytes,
                 ..Default::default()
             };
-            let mut engine = ShogiGpuPerft::with_options(context, options).map_err(|error| error.to_string())?;
+            let mut engine =
+                ShogiGpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
             for &depth in depths {
-                let counts = engine.perft(&roots, depth, &mut |_| {}).map_err(|error| error.to_string())?;
+                let counts = engine.perft_async(&roots, depth, &mut |_| {}).await.map_err(|error| error.to_string())?;
                 for (index, root) in roots.iter().enumerate() {
                     let expected = perft(root, depth);
                     if counts.get(index) != Some(&expected) {

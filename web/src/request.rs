@@ -1,0 +1,109 @@
+//! A perft request as JavaScript gives it, read and checked before any work.
+
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+/// The most plies the page counts to, per game: the command line's own
+/// bounds (chess 20, Shogi 16, Go 24).
+const MAX_DEPTHS: [(Game, u32); 3] = [(Game::Chess, 20), (Game::Shogi, 16), (Game::Go, 24)];
+
+/// Which game a request counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Game {
+    /// Chess from a FEN, X-FEN or Shredder-FEN.
+    Chess,
+    /// Shogi from an SFEN.
+    Shogi,
+    /// Go from the command line's `--moves` text on a board of `size`.
+    Go,
+}
+
+/// Where a request counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// WebGPU, after the self-test.
+    Gpu,
+    /// The library's CPU engine, compiled to WebAssembly, on the page's thread.
+    Cpu,
+}
+
+impl Backend {
+    /// The name the API uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Gpu => "gpu",
+            Backend::Cpu => "cpu",
+        }
+    }
+}
+
+/// `{game, position, size, depth, backend, divide}`, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerftRequest {
+    /// The game.
+    pub game: Game,
+    /// FEN or SFEN; for Go the moves played from the empty board.
+    pub position: String,
+    /// Go's board size (ignored by the other games).
+    pub size: u32,
+    /// Plies to count.
+    pub depth: u32,
+    /// Where to count.
+    pub backend: Backend,
+    /// Whether to count each root move apart.
+    pub divide: bool,
+}
+
+fn field(object: &JsValue, name: &str) -> Option<JsValue> {
+    Reflect::get(object, &JsValue::from_str(name)).ok().filter(|value| !value.is_undefined() && !value.is_null())
+}
+
+/// A whole number from a number or a decimal string.
+fn whole_number(value: &JsValue, name: &str, low: u32, high: u32) -> Result<u32, String> {
+    let number = match (value.as_f64(), value.as_string()) {
+        (Some(number), _) => number,
+        (None, Some(text)) => {
+            text.trim().parse::<f64>().map_err(|_| format!("{name} must be a number, not '{text}'"))?
+        }
+        _ => return Err(format!("{name} must be a number")),
+    };
+    if number.fract() != 0.0 || number < f64::from(low) || number > f64::from(high) {
+        return Err(format!("{name} must be a whole number from {low} to {high}, not {number}"));
+    }
+    Ok(number as u32)
+}
+
+impl PerftRequest {
+    /// Reads a request object; the message says what is wrong with it.
+    pub fn from_js(object: &JsValue) -> Result<PerftRequest, String> {
+        if !object.is_object() {
+            return Err("perft takes an object: {game, position, depth, backend, divide}".to_owned());
+        }
+        let game = match field(object, "game").and_then(|value| value.as_string()).as_deref() {
+            None | Some("chess") => Game::Chess,
+            Some("shogi") => Game::Shogi,
+            Some("go") => Game::Go,
+            Some(other) => return Err(format!("game must be \"chess\", \"shogi\" or \"go\", not \"{other}\"")),
+        };
+        let position = match field(object, "position") {
+            None => String::new(),
+            Some(value) => value.as_string().ok_or("position must be a string")?,
+        };
+        let size = match field(object, "size") {
+            None => 19,
+            Some(value) => whole_number(&value, "size", 2, 19)?,
+        };
+        let most = MAX_DEPTHS.iter().find(|(named, _)| *named == game).map_or(20, |(_, depth)| *depth);
+        let depth = match field(object, "depth") {
+            None => return Err("depth is missing".to_owned()),
+            Some(value) => whole_number(&value, "depth", 0, most)?,
+        };
+        let backend = match field(object, "backend").and_then(|value| value.as_string()).as_deref() {
+            None | Some("gpu") => Backend::Gpu,
+            Some("cpu") => Backend::Cpu,
+            Some(other) => return Err(format!("backend must be \"gpu\" or \"cpu\", not \"{other}\"")),
+        };
+        let divide = field(object, "divide").is_some_and(|value| value.is_truthy());
+        Ok(PerftRequest { game, position, size, depth, backend, divide })
+    }
+}
