@@ -17,9 +17,12 @@ pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
         .filter(|text| !text.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
+    // Browsers may keep the name to themselves (WebGPU's `description` is
+    // often empty, for privacy).
+    let name = if info.name.is_empty() { "unnamed adapter" } else { info.name.as_str() };
     format!(
         "{} ({:?}, {:?}{})",
-        info.name,
+        name,
         info.backend,
         info.device_type,
         if driver.is_empty() { String::new() } else { format!(", {driver}") }

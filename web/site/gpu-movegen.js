@@ -16,10 +16,30 @@ function asError(thrown) {
   return thrown instanceof Error ? thrown : new Error(String(thrown));
 }
 
+// What the browser says of its adapter (vendor, architecture), since
+// WebGPU's `description`, the name the library sees, is often left empty.
+const browserAdapter = (async () => {
+  try {
+    const adapter = await navigator.gpu?.requestAdapter();
+    const info = adapter?.info ?? {};
+    return [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(" ");
+  } catch {
+    return "";
+  }
+})();
+
+async function named(result) {
+  const name = await browserAdapter;
+  if (name && typeof result?.adapter === "string" && result.adapter.startsWith("unnamed adapter")) {
+    result.adapter = result.adapter.replace("unnamed adapter", name);
+  }
+  return result;
+}
+
 async function call(work) {
   await ready;
   try {
-    return await work();
+    return await named(await work());
   } catch (thrown) {
     throw asError(thrown);
   }

@@ -165,6 +165,7 @@ try {
   });
   // Figures for BENCHMARKS.md, not assertions: GPU ÷ CPU in one browser run.
   if (process.env.GPU_MOVEGEN_WEB_FIGURES) {
+    await open("/");
     const runs = [
       { game: "chess", depth: 4 }, { game: "chess", depth: 5 },
       { game: "shogi", depth: 3 }, { game: "go", size: 9, depth: 3 },
