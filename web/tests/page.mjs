@@ -150,6 +150,21 @@ try {
     expect(game.error && game.error.includes("game must be"), `got ${JSON.stringify(game)}`);
   });
 
+  await test("verify finds the GPU equal to the CPU on random positions of every game", async () => {
+    for (const [game, count] of [["chess", 8], ["shogi", 4], ["go", 4]]) {
+      const report = await runAsync(
+        "const done = arguments[arguments.length - 1];" +
+        "gpuMovegen.verify(arguments[0], arguments[1], 2, 1).then(done, (error) => done({ error: error.message }));",
+        [game, count]);
+      expect(!report.error, `${game}: ${report.error}`);
+      expect(report.positions === count && report.agreed === count && report.mismatches.length === 0,
+        `${game}: ${JSON.stringify(report)}`);
+    }
+    const refused = await runAsync(
+      "const done = arguments[0]; gpuMovegen.verify('chess', 0, 2, 1).then(done, (error) => done({ error: error.message }));");
+    expect(refused.error && refused.error.includes("count must be"), JSON.stringify(refused));
+  });
+
   await test("info reports the adapter, its limits and a passed self-test", async () => {
     const info = await runAsync("const done = arguments[0]; gpuMovegen.info().then(done, (e) => done({ error: e.message }));");
     expect(!info.error, info.error);
