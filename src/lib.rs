@@ -55,3 +55,8 @@ pub use wgpu;
 #[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The library guide's Rust examples (docs/library.md), compiled and run as doc tests.
+#[cfg(all(doctest, feature = "gpu"))]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryGuideDoctests;
