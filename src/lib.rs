@@ -1,17 +1,18 @@
 //! # gpu-movegen
 //!
-//! Move generation and perft for the GPU, written as WGSL compute shaders
-//! driven from Rust, with a full-rules CPU reference that every GPU result
-//! is checked against. Chess is the first game; Shogi and Go follow on the
-//! same runtime.
+//! Legal move generation and perft for chess, Shogi and Go on the GPU,
+//! written as WGSL compute shaders driven from Rust through wgpu, with a
+//! full-rules CPU reference that every GPU result is checked against.
 //!
 //! The crate is layered one way: each game's CPU core (`chess`: board →
-//! tables → sliders → movegen → perft) builds without the GPU; `gpu` is the
-//! game-independent runtime (context, WGSL composer, buffers, the generic
-//! breadth-first perft engine); each game's `gpu` module plugs its kernels
-//! into that runtime; the command line sits on top. The `gpu` feature (on by
-//! default) brings in wgpu and naga, the `cli` feature the command line's
-//! crates.
+//! tables → sliders → movegen → perft; `shogi`; `go`) builds without the GPU;
+//! `gpu` is the game-independent runtime (context, WGSL composer, buffers,
+//! the self-test, the breadth-first perft engine); each game's `gpu` module
+//! plugs its kernels into that runtime; the command line sits on top. The
+//! `gpu` feature (on by default) brings in wgpu and naga, the `cli` feature
+//! the command line's crates.
+//!
+//! ## On the CPU
 //!
 //! ```
 //! use gpu_movegen::{perft, Position};
@@ -23,6 +24,43 @@
 //! assert_eq!(perft::perft(&kiwipete, 2), 2_039);
 //! # Ok::<(), gpu_movegen::FenError>(())
 //! ```
+//!
+//! Shogi and Go have the same shape: `shogi::position::Position::from_sfen`
+//! with `shogi::perft`, `go::Position::from_moves` with `go::perft` and
+//! `go::playout`.
+//!
+//! ## On the GPU
+//!
+//! A [`gpu::GpuContext`] opens the best adapter (or wraps your own device);
+//! engines are built on it once the device has passed the self-test of
+//! their kernels, and every count is exact in fixed GPU memory.
+//!
+//! ```
+//! # #[cfg(feature = "gpu")] {
+//! use gpu_movegen::chess::gpu::perft::{GpuPerft, PerftOptions};
+//! use gpu_movegen::gpu::GpuContext;
+//! use gpu_movegen::Position;
+//!
+//! let context = GpuContext::new()?;
+//! let mut engine = GpuPerft::with_options(&context, PerftOptions::default())?;
+//! let counts = engine.perft(&[Position::start()], 3, &mut |_nodes| {})?;
+//! assert_eq!(counts, [8_902]);
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every GPU call is async underneath (`perft_async`, `GpuContext::new_async`
+//! and so on), which is how the browser build runs it; the blocking names
+//! above wait on the same code.
+//!
+//! ## In your own shaders
+//!
+//! [`chess::gpu::embed`] joins WGSL that says `#import chess` with the
+//! library and reports its bindings, so your kernels can generate and play
+//! legal moves on your own `wgpu::Device`; docs/library.md has a whole
+//! program and docs/wgsl-api.md the functions.
+
+#![warn(missing_docs)]
 
 pub mod chess;
 pub mod error;

@@ -77,6 +77,8 @@ enum Command {
         /// The shell, e.g. `gpu-movegen completions bash > /etc/bash_completion.d/gpu-movegen`.
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff) on stdout, e.g. `gpu-movegen man > /usr/local/share/man/man1/gpu-movegen.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -131,6 +133,19 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "gpu-movegen", &mut script);
             let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            use clap::CommandFactory as _;
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+                Ok(()) => {
+                    // A closed pipe here is the reader's choice, as for completions.
+                    let _ = std::io::Write::write_all(&mut std::io::stdout(), &page);
+                    Ok(ExitCode::SUCCESS)
+                }
+                // Writing into memory cannot fail; should it, it is reported, never a panic.
+                Err(error) => Err(cli::common::CliError::Usage(format!("cannot render the man page: {error}"))),
+            }
         }
     };
     match outcome {

@@ -5,6 +5,7 @@
 /// The CPU twin of random.wgsl: PCG-RXS-M-XS with 32 bits of state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShaderRandom {
+    /// The generator's 32 bits of state.
     pub state: u32,
 }
 
@@ -21,6 +22,7 @@ impl ShaderRandom {
         ShaderRandom { state: Self::hash(seed ^ Self::hash(stream)) }
     }
 
+    /// The next output (random_next).
     pub fn next_u32(&mut self) -> u32 {
         let old = self.state;
         self.state = old.wrapping_mul(747_796_405).wrapping_add(2_891_336_453);

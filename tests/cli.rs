@@ -839,3 +839,15 @@ fn completions_are_printed_for_each_shell() {
     }
     assert_eq!(run(&["completions", "nosh"]).status.code(), Some(2));
 }
+
+#[test]
+fn the_man_page_is_roff_naming_every_command() {
+    let output = run(&["man"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let page = stdout(&output);
+    assert!(page.starts_with(".ie") || page.starts_with(".TH"), "{}", &page[..page.len().min(200)]);
+    assert!(page.contains(".TH gpu-movegen 1"), "the title line");
+    for command in ["perft", "shogi", "gtp", "uci", "usi", "completions"] {
+        assert!(page.contains(command), "{command} is missing from the man page");
+    }
+}

@@ -38,8 +38,10 @@ impl PerftProgress for () {}
 /// Why the engine could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum CpuPerftError {
+    /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The table of this many MiB could not be allocated.
     #[error("a {0} MiB transposition table cannot be allocated")]
     Table(u64),
 }
@@ -112,10 +114,12 @@ pub struct CpuPerft {
 }
 
 impl CpuPerft {
+    /// A builder with the defaults: a thread a core, a table sized for the depth.
     pub fn builder() -> CpuPerftBuilder {
         CpuPerftBuilder::default()
     }
 
+    /// Worker threads the engine counts on.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }

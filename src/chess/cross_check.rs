@@ -17,16 +17,22 @@ pub const MAX_SUBTREE_DEPTH: u32 = 4;
 /// depth counted below it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subtree {
+    /// The moves from the root to the subtree, in order.
     pub moves: Vec<Move>,
+    /// The position they reach.
     pub position: Position,
+    /// Plies counted below it.
     pub depth: u32,
 }
 
 /// A subtree whose two counts differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
+    /// Where the counts differ.
     pub subtree: Subtree,
+    /// The count being checked (the GPU's, or the other engine's).
     pub other: u64,
+    /// The CPU reference's count.
     pub reference: u64,
 }
 

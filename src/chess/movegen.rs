@@ -20,8 +20,11 @@ use crate::chess::tables;
 /// capture. [`SpecialSquares`] tells these apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PieceMoves {
+    /// The piece that moves.
     pub piece: Piece,
+    /// Where it stands.
     pub from: Square,
+    /// Every square it may go to.
     pub to: Bitboard,
 }
 
@@ -29,7 +32,9 @@ pub struct PieceMoves {
 /// passant square and the side to move's castling rooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SpecialSquares {
+    /// The en passant square, when a capture there is possible.
     pub en_passant: Option<Square>,
+    /// The rooks the side to move may castle with.
     pub castling_rooks: Bitboard,
 }
 
@@ -41,6 +46,7 @@ impl PieceMoves {
         (self.to.count() + 3 * promotions.count()) as usize
     }
 
+    /// Whether the piece has no destination.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
@@ -469,10 +475,12 @@ impl Position {
         Context::new(self).count(self)
     }
 
+    /// No legal move, in check.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && self.legal_move_count() == 0
     }
 
+    /// No legal move, not in check.
     pub fn is_stalemate(&self) -> bool {
         !self.in_check() && self.legal_move_count() == 0
     }

@@ -13,6 +13,8 @@ use crate::chess::position::Position;
 use crate::chess::sliders::{bishop_attacks, queen_attacks, rook_attacks};
 use crate::chess::tables;
 
+/// The destinations of the piece on `square` in the OpenCL generator's
+/// pseudo-legal sense (see the module documentation); empty for an empty square.
 pub fn seed_destinations(position: &Position, square: Square) -> Bitboard {
     let Some((color, piece)) = position.piece_on(square) else {
         return Bitboard::EMPTY;

@@ -16,15 +16,23 @@ use crate::chess::transposition::PositionKey;
 /// the rook); a double check has two checkers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct PerftStats {
+    /// Leaf nodes.
     pub nodes: u64,
     /// Captures, en passant included.
     pub captures: u64,
+    /// En passant captures.
     pub en_passant: u64,
+    /// Castling moves.
     pub castles: u64,
+    /// Promotions, each piece choice counted.
     pub promotions: u64,
+    /// Leaves whose side to move is in check.
     pub checks: u64,
+    /// Checks where no checker is the piece that moved.
     pub discovered_checks: u64,
+    /// Checks by two pieces.
     pub double_checks: u64,
+    /// Leaves that are checkmate.
     pub checkmates: u64,
 }
 

@@ -11,12 +11,14 @@ pub struct SuiteEntry {
     pub line: usize,
     /// The `id` of a `.perft` entry, if it has one.
     pub id: Option<String>,
+    /// The position's FEN as the suite gives it.
     pub fen: String,
     /// (depth, expected nodes), in the file's order.
     pub expected: Vec<(u32, u64)>,
 }
 
 impl SuiteEntry {
+    /// The position, or why its FEN is refused.
     pub fn position(&self) -> Result<Position, FenError> {
         Position::from_fen(&self.fen)
     }

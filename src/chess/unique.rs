@@ -14,6 +14,7 @@ use crate::chess::position::{Position, PositionIdentity};
 /// The distinct positions of one ply, sorted by identity, with multiplicities.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Level {
+    /// Each distinct position and the number of move sequences reaching it.
     pub positions: Vec<(PositionIdentity, u64)>,
 }
 
@@ -28,6 +29,7 @@ impl Level {
         self.positions.len()
     }
 
+    /// Whether the ply holds no position.
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
     }
@@ -115,8 +117,11 @@ pub fn default_memory_bytes() -> u64 {
     memory_bytes >> 20
 )]
 pub struct TooLarge {
+    /// The ply that did not fit.
     pub ply: u32,
+    /// Bytes it would take while merged.
     pub bytes: u64,
+    /// Bytes allowed (`--memory`).
     pub memory_bytes: u64,
 }
 

@@ -31,10 +31,23 @@ pub const MANIFEST: &str = "manifest";
 /// Why a split, a unit, a result or a merge failed.
 #[derive(Debug, thiserror::Error)]
 pub enum UnitError {
+    /// A file could not be read or written.
     #[error("{path}: {error}")]
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// A file is not what it should be.
     #[error("{path}: {problem}")]
-    Invalid { path: PathBuf, problem: String },
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The split asked for cannot be made.
     #[error("{0}")]
     Plan(String),
 }
@@ -89,8 +102,11 @@ fn number<T: std::str::FromStr>(path: &Path, text: &str, what: &str) -> Result<T
 /// What a split is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
+    /// The FEN of the root.
     pub root: String,
+    /// The depth of the whole count.
     pub depth: u32,
+    /// The ply the units start from.
     pub split_depth: u32,
     /// Distinct positions at the split ply, over all units.
     pub positions: u64,
@@ -208,17 +224,23 @@ pub fn read_manifest(folder: &Path) -> Result<Manifest, UnitError> {
 /// One unit: its positions, their multiplicities and the plies left to count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
+    /// The unit file.
     pub path: PathBuf,
     /// SHA-256 of the whole unit file, which its result names.
     pub checksum: String,
     /// The split's root, as its header gives it.
     pub root: String,
+    /// The depth of the whole count.
     pub depth: u32,
+    /// The ply the unit's positions sit at.
     pub split_depth: u32,
     /// This unit's place in the split: unit `index` of `units`.
     pub index: usize,
+    /// Units in the split.
     pub units: usize,
+    /// Plies to count below each position.
     pub remaining: u32,
+    /// Each position and the move sequences that reach it.
     pub positions: Vec<(Position, u64)>,
 }
 
@@ -279,7 +301,9 @@ pub fn result_path(unit: &Path) -> PathBuf {
 /// statistics, the nine columns of [`PerftStats::NAMES`], nodes first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnitResult {
+    /// The unit's nodes, multiplicities applied.
     pub nodes: u128,
+    /// The statistics columns, when counted with them.
     pub statistics: Option<[u128; STATISTICS_COLUMNS]>,
 }
 
@@ -437,6 +461,7 @@ fn run_counted<E: std::fmt::Display>(
 /// A merged split: what it counted and the total.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Merged {
+    /// The split's manifest.
     pub manifest: Manifest,
     /// perft(`manifest.depth`) of `manifest.root`.
     pub nodes: u128,

@@ -31,6 +31,7 @@ impl<const W: usize> PartialEq for Bitmap<W> {
 }
 
 impl<const W: usize> Bitmap<W> {
+    /// No points.
     pub const EMPTY: Bitmap<W> = Bitmap([0; W]);
 
     /// Word by word, without indexing by `bit`, so the words stay in registers.
@@ -39,16 +40,19 @@ impl<const W: usize> Bitmap<W> {
         Bitmap(std::array::from_fn(|index| u64::from(index == bit / 64) << (bit % 64)))
     }
 
+    /// Whether no bit is set.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
         self.0.iter().fold(0, |any, word| any | word) == 0
     }
 
+    /// Whether bit `bit` is set.
     #[inline(always)]
     pub fn contains(self, bit: usize) -> bool {
         !(self & Self::from_bit(bit)).is_empty()
     }
 
+    /// Bits set.
     #[inline(always)]
     pub fn count(self) -> u32 {
         self.0.iter().map(|word| word.count_ones()).sum()
@@ -195,16 +199,20 @@ pub struct Geometry<const W: usize> {
     pub line: u32,
     /// Every point of the board.
     pub board: Bitmap<W>,
-    /// The points of the first and last column and row.
+    /// The first column.
     pub left_column: Bitmap<W>,
+    /// The last column.
     pub right_column: Bitmap<W>,
+    /// The first row.
     pub bottom_row: Bitmap<W>,
+    /// The last row.
     pub top_row: Bitmap<W>,
     /// The corner points: bottom left, bottom right, top left, top right.
     pub corners: [Bitmap<W>; 4],
 }
 
 impl<const W: usize> Geometry<W> {
+    /// The geometry of a `size` × `size` board; panics when it does not fit `W` words.
     pub fn new(size: u32) -> Geometry<W> {
         let line = size + 1;
         assert!((size * line) as usize <= 64 * W, "a {size}x{size} board does not fit {W} words");

@@ -9,13 +9,17 @@ use super::bitmap::{Bitmap, Geometry};
 /// Black or white; black moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Color {
+    /// Black, who moves first.
     Black = 0,
+    /// White.
     White = 1,
 }
 
 impl Color {
+    /// Both colours, black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
+    /// The opponent.
     pub fn other(self) -> Color {
         match self {
             Color::Black => Color::White,
@@ -23,6 +27,7 @@ impl Color {
         }
     }
 
+    /// 0 for black, 1 for white: the index of `Board::stones`.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -47,12 +52,15 @@ pub struct Board<const W: usize> {
     /// The point the side to move may not play because it would retake a
     /// ko at once, or [`NO_KO`].
     pub ko: u16,
+    /// The side to move.
     pub to_move: Color,
 }
 
 impl<const W: usize> Board<W> {
+    /// No stones, no ko, black to move.
     pub const EMPTY: Board<W> = Board { stones: [Bitmap::EMPTY; 2], ko: NO_KO, to_move: Color::Black };
 
+    /// The points of the board with no stone.
     #[inline(always)]
     pub fn empty_points(&self, geometry: &Geometry<W>) -> Bitmap<W> {
         geometry.board & !(self.stones[0] | self.stones[1])

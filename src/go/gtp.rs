@@ -176,6 +176,7 @@ impl<R: PlayoutRunner> GtpEngine<R> {
         }
     }
 
+    /// The position on the engine's board.
     pub fn position(&self) -> &Position {
         &self.position
     }

@@ -8,6 +8,7 @@ use super::position::Point;
 /// Why a handicap was refused, as GTP words it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HandicapError {
+    /// Fewer than 2 stones, or more than the board size allows.
     #[error("invalid number of stones")]
     InvalidNumber,
 }

@@ -100,6 +100,7 @@ pub fn random_positions(size: u32, count: usize, seed: u64) -> Result<Vec<super:
 /// Runs playouts for `genmove`: `per_position` playouts from each position,
 /// playout `i` of the whole batch seeded with stream `first_stream + i` of `seed`.
 pub trait PlayoutRunner {
+    /// The playouts' results, in order, or why they could not be run.
     fn run(
         &mut self,
         positions: &[super::Position],

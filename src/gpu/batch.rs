@@ -18,10 +18,13 @@ use super::{GpuContext, GpuError};
 
 /// What one batch dispatches.
 pub struct Batch<'a, Position: Pod, Parameters: Pod> {
+    /// Names the buffers and bind group, for wgpu's messages.
     pub label: &'a str,
+    /// The kernels dispatched.
     pub kernels: &'a Kernels,
     /// Dispatched in this order, each over `invocations` invocations.
     pub entry_points: &'a [&'a str],
+    /// Invocations of each dispatch: one a position.
     pub invocations: u32,
     /// Binding 0, when the kernels read tables.
     pub tables: Option<&'a wgpu::Buffer>,

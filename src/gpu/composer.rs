@@ -14,16 +14,22 @@ use std::fmt::Write as _;
 /// kernels (compute entry points the host dispatches).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModuleKind {
+    /// Functions, types and bindings for other modules to import.
     Library,
+    /// Compute entry points (the files of a `kernels/` folder).
     Kernels,
 }
 
 /// One WGSL file: its import name, its path under shaders/, what it is, and its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Module {
+    /// The name `#import` uses.
     pub name: &'static str,
+    /// The file's path under shaders/.
     pub path: &'static str,
+    /// Library or kernels.
     pub kind: ModuleKind,
+    /// The WGSL text.
     pub source: &'static str,
 }
 
@@ -34,8 +40,15 @@ pub const COMMON_MODULES: &[Module] = include!(concat!(env!("OUT_DIR"), "/shader
 /// Why a module could not be composed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ComposeError {
+    /// An `#import` names no known module.
     #[error("unknown WGSL module '{name}' (imported by '{importer}')")]
-    UnknownModule { name: String, importer: String },
+    UnknownModule {
+        /// The name imported.
+        name: String,
+        /// The module that imported it.
+        importer: String,
+    },
+    /// Modules import each other in a cycle through the module named.
     #[error("WGSL modules import each other in a cycle through '{0}'")]
     Cycle(String),
 }

@@ -33,8 +33,11 @@ pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
 /// wgpu delivers by callback.
 #[derive(Clone)]
 pub struct GpuContext {
+    /// The device every engine of this context builds on.
     pub device: wgpu::Device,
+    /// Its queue.
     pub queue: wgpu::Queue,
+    /// The adapter the device came from; `None` for a caller's own device.
     pub adapter_info: Option<wgpu::AdapterInfo>,
     lost: Arc<Mutex<Option<String>>>,
     uncaptured: Arc<Mutex<Option<GpuError>>>,
@@ -424,6 +427,7 @@ impl Check {
         Check { name: name.into(), run: Arc::new(move |context| Box::pin(run(context))) }
     }
 
+    /// The check's name, as verdicts report it.
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -10,32 +10,47 @@ use super::error::GpuError;
 /// A compute entry point of a composed module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryPointInfo {
+    /// The entry point's name.
     pub name: String,
+    /// Its `@workgroup_size`, unused dimensions 1.
     pub workgroup_size: [u32; 3],
 }
 
 /// What a binding of a composed module holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BindingKind {
-    Storage { read_only: bool },
+    /// A storage buffer.
+    Storage {
+        /// Declared `read` rather than `read_write`.
+        read_only: bool,
+    },
+    /// A uniform buffer.
     Uniform,
+    /// Anything else (textures, samplers): the crate's modules declare none.
     Other,
 }
 
 /// A resource binding of a composed module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BindingInfo {
+    /// `@group`.
     pub group: u32,
+    /// `@binding`.
     pub binding: u32,
+    /// The variable's name in the WGSL.
     pub name: String,
+    /// What it holds.
     pub kind: BindingKind,
 }
 
 /// Your shader joined with the library, and what it contains.
 #[derive(Debug, Clone)]
 pub struct ComposedShader {
+    /// The whole WGSL module: the library, then your source.
     pub source: String,
+    /// Its compute entry points.
     pub entry_points: Vec<EntryPointInfo>,
+    /// Every resource binding it declares.
     pub bindings: Vec<BindingInfo>,
     /// The self-test's checks a device must pass before
     /// [`ComposedShader::create_compute_pipeline`] builds on it, besides the
@@ -50,6 +65,7 @@ impl ComposedShader {
         self
     }
 
+    /// The module compiled on `device`, with wgpu's runtime checks on.
     pub fn create_module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("gpu-movegen embedded shader"),
@@ -173,8 +189,10 @@ pub fn reflect(source: String) -> Result<ComposedShader, GpuError> {
 /// else, and `verify`, keeps them on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RuntimeChecks {
+    /// Bounds checks on every index, as wgpu compiles by default.
     #[default]
     On,
+    /// No checks: for the crate's own kernels, whose indices are proven in range.
     Off,
 }
 
@@ -183,6 +201,7 @@ pub enum RuntimeChecks {
 /// each entry point as the module declares it. The host never restates
 /// either: both come from the WGSL.
 pub struct Kernels {
+    /// The layout of group 0, shared by every pipeline.
     pub layout: wgpu::BindGroupLayout,
     entries: Vec<(String, wgpu::ComputePipeline, u32)>,
 }

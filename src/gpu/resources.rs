@@ -78,6 +78,7 @@ pub fn bind_group(
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
+/// A compute pipeline of `entry_point` in `module`, with wgpu's default compilation options.
 pub fn compute_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,

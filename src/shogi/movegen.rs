@@ -15,9 +15,11 @@ use super::position::Position;
 pub struct Move {
     /// `None` for a drop.
     pub from: Option<u8>,
+    /// The destination square.
     pub to: u8,
     /// The moving or dropped piece, as it stands before the move.
     pub piece: Piece,
+    /// Whether the piece promotes on arrival.
     pub promote: bool,
 }
 
@@ -140,7 +142,9 @@ pub fn slide(square: u8, directions: &[usize], occupied: Bitboard) -> Bitboard {
     attacks
 }
 
+/// The indices of the diagonal directions in the ray tables.
 pub const DIAGONAL_DIRECTIONS: [usize; 4] = [4, 5, 6, 7];
+/// The indices of the orthogonal directions in the ray tables.
 pub const ORTHOGONAL_DIRECTIONS: [usize; 4] = [0, 1, 2, 3];
 
 /// The squares `piece` of `color` on `square` attacks, with `occupied` blocking sliders.
@@ -562,11 +566,22 @@ impl Position {
 }
 
 /// Why a USI move string was rejected.
+/// Why a USI move was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum UsiMoveError {
+    /// The text is not a USI move at all.
     #[error("'{found}' is not a USI move (such as 7g7f, 7g7f+ or P*5e)")]
-    Syntax { found: String },
+    Syntax {
+        /// The text given.
+        found: String,
+    },
+    /// A well-formed move that is not legal in the position.
     #[error("'{usi}' is not a legal move in {sfen}")]
-    Illegal { usi: String, sfen: String },
+    Illegal {
+        /// The move given.
+        usi: String,
+        /// The position, as SFEN.
+        sfen: String,
+    },
 }

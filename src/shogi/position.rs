@@ -15,22 +15,27 @@ pub struct Position {
 }
 
 impl Position {
+    /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
 
+    /// The squares of both sides' pieces of kind `piece`.
     pub fn pieces(&self, piece: Piece) -> Bitboard {
         self.pieces[piece.index()]
     }
 
+    /// The squares of `color`'s pieces.
     pub fn colored(&self, color: Color) -> Bitboard {
         self.colors[color.index()]
     }
 
+    /// The squares of `color`'s pieces of kind `piece`.
     pub fn pieces_of(&self, color: Color, piece: Piece) -> Bitboard {
         self.pieces[piece.index()] & self.colors[color.index()]
     }
 
+    /// Every square with a piece.
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
     }
@@ -40,6 +45,7 @@ impl Position {
         self.hands[color.index()][piece.hand_index()]
     }
 
+    /// The piece on `square`, if any.
     pub fn piece_on(&self, square: u8) -> Option<(Color, Piece)> {
         let color = Color::ALL.into_iter().find(|color| self.colors[color.index()].contains(square))?;
         let piece = Piece::ALL.into_iter().find(|piece| self.pieces[piece.index()].contains(square))?;

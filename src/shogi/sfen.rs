@@ -128,6 +128,7 @@ impl Default for Position {
 }
 
 impl Position {
+    /// The start position.
     pub fn start() -> Position {
         Position::from_sfen(START_SFEN).expect("the start position is valid")
     }

@@ -8,6 +8,8 @@
 //! call asks the browser for a new one; the failed call rejects with the
 //! error and returns no count.
 
+#![warn(missing_docs)]
+
 use std::cell::RefCell;
 
 use gpu_movegen::gpu::{GpuContext, GpuError};

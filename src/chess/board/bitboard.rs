@@ -27,9 +27,12 @@ use super::Square;
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 64 squares.
     pub const FULL: Bitboard = Bitboard(!0);
 
+    /// The one square.
     #[inline]
     pub const fn from_square(square: Square) -> Bitboard {
         Bitboard(1 << square as u8)
@@ -47,16 +50,19 @@ impl Bitboard {
         Bitboard(0x0101_0101_0101_0101 << (file & 7))
     }
 
+    /// Whether no square is set.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Squares set (a population count).
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `square` is set.
     #[inline]
     pub const fn contains(self, square: Square) -> bool {
         self.0 >> square as u8 & 1 != 0
@@ -74,11 +80,13 @@ impl Bitboard {
         if self.0 == 0 { None } else { Some(Square::from_index(self.0.trailing_zeros() as u8)) }
     }
 
+    /// This set with `square` added.
     #[inline]
     pub const fn with(self, square: Square) -> Bitboard {
         Bitboard(self.0 | 1 << square as u8)
     }
 
+    /// This set with `square` removed.
     #[inline]
     pub const fn without(self, square: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << square as u8))

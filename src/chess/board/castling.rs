@@ -61,6 +61,7 @@ pub enum CastlingNotation {
 }
 
 impl CastlingRights {
+    /// No side may castle.
     pub const NONE: CastlingRights = CastlingRights(0);
 
     /// The rights as 16 bits: white's rook files in the low byte, black's in the high one.
@@ -69,11 +70,13 @@ impl CastlingRights {
         self.0
     }
 
+    /// The rights from [`CastlingRights::bits`].
     #[inline]
     pub const fn from_bits(bits: u16) -> CastlingRights {
         CastlingRights(bits)
     }
 
+    /// Whether neither side may castle.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

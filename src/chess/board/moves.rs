@@ -39,6 +39,7 @@ const KIND_EN_PASSANT: u16 = 5;
 const KIND_CASTLING: u16 = 6;
 
 impl Move {
+    /// A move from `from` to `to` of `kind` (castling: `to` is the rook's square).
     #[inline]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         let kind_bits = match kind {
@@ -50,16 +51,19 @@ impl Move {
         Move(from as u16 | (to as u16) << 6 | kind_bits << 12)
     }
 
+    /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {
         Square::from_index((self.0 & 63) as u8)
     }
 
+    /// The square it goes to (castling: its own rook's square).
     #[inline]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> 6 & 63) as u8)
     }
 
+    /// Normal, promotion, en passant or castling.
     #[inline]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> 12 {

@@ -3,16 +3,21 @@
 use std::fmt;
 use std::ops::Not;
 
+/// A side: white moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// White, index 0.
     White,
+    /// Black, index 1.
     Black,
 }
 
 impl Color {
+    /// Both sides, white first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for white, 1 for black: the index of per-side arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -61,25 +66,34 @@ impl fmt::Display for Color {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Piece {
+    /// A pawn, index 0.
     Pawn,
+    /// A knight, index 1.
     Knight,
+    /// A bishop, index 2.
     Bishop,
+    /// A rook, index 3.
     Rook,
+    /// A queen, index 4.
     Queen,
+    /// A king, index 5.
     King,
 }
 
 impl Piece {
+    /// Every kind, in index order.
     pub const ALL: [Piece; 6] = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
 
     /// The pieces a pawn may promote to, in the order UCI and perft tools list them.
     pub const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
 
+    /// 0 (pawn) to 5 (king): the index of per-piece arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The piece of an index from [`Piece::index`]; `None` past 5.
     #[inline]
     pub const fn from_index(index: usize) -> Option<Piece> {
         if index < 6 { Some(Piece::ALL[index]) } else { None }

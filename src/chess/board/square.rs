@@ -10,7 +10,10 @@ macro_rules! squares {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u8)]
         pub enum Square {
-            $($name),*
+            $(
+                #[doc = concat!("The square ", stringify!($name), ".")]
+                $name
+            ),*
         }
 
         impl Square {
@@ -50,6 +53,7 @@ impl Square {
         Square::from_index(rank * 8 + file)
     }
 
+    /// 0 (a1) to 63 (h8).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize

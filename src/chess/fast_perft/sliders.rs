@@ -71,8 +71,10 @@ pub enum SliderLookup {
 pub const SLIDER_LOOKUP_VARIABLE: &str = "GPU_MOVEGEN_CPU_SLIDERS";
 
 impl SliderLookup {
+    /// Both look-ups.
     pub const ALL: [SliderLookup; 2] = [SliderLookup::Pext, SliderLookup::Magic];
 
+    /// `pext` or `magic`, as `GPU_MOVEGEN_CPU_SLIDERS` names them.
     pub const fn name(self) -> &'static str {
         match self {
             SliderLookup::Pext => "pext",

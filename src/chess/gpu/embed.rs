@@ -19,8 +19,11 @@ pub use crate::gpu::reflect::{BindingInfo, BindingKind, ComposedShader, EntryPoi
 /// Where the library's table binding goes, and how the library is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EmbedOptions {
+    /// The bind group of the attack-table binding.
     pub table_group: u32,
+    /// Its binding number within that group.
     pub table_binding: u32,
+    /// The slider algorithm and bitboard representation the library is built with.
     pub variant: ShaderVariant,
 }
 

@@ -28,7 +28,9 @@ pub struct PackedPosition {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct PieceMovesRecord {
+    /// Legal (or pseudo-legal) destinations, as two 32-bit halves.
     pub destinations: [u32; 2],
+    /// The square the record is for.
     pub from_square: u32,
     /// Piece code 1..6 (0 for an empty square), plus 8 for a black piece.
     pub piece: u32,
@@ -52,9 +54,13 @@ pub struct PositionMovesRecord {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct BatchParameters {
+    /// Positions in the batch.
     pub position_count: u32,
+    /// Padding; always 0.
     pub reserved_0: u32,
+    /// Padding; always 0.
     pub reserved_1: u32,
+    /// Padding; always 0.
     pub reserved_2: u32,
 }
 

@@ -25,7 +25,9 @@ fn module_source(name: &str) -> Option<&'static str> {
 /// as `bitboard`; needs the adapter's SHADER_INT64) or pairs of u32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ShaderVariant {
+    /// How the sliders' attacks are computed.
     pub slider: SliderAlgorithm,
+    /// Bitboards as native `u64` (needs SHADER_INT64) rather than two `u32` halves.
     pub native_u64: bool,
 }
 
@@ -48,14 +50,18 @@ pub const AUTO_PREFERS_NATIVE_U64: bool = true;
 /// A class of adapters: a PCI vendor (or any) and a device type (or any).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AdapterClass {
+    /// The PCI vendor id, or any vendor.
     pub vendor: Option<u32>,
+    /// The device type, or any type.
     pub device_type: Option<wgpu::DeviceType>,
 }
 
 /// The default pipeline variant for a class of adapters, and where it comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AdapterDefault {
+    /// The adapters this default is for.
     pub class: AdapterClass,
+    /// The slider algorithm measured fastest there.
     pub slider: SliderAlgorithm,
     /// Native u64 where the adapter has SHADER_INT64.
     pub native_u64: bool,
@@ -180,24 +186,41 @@ pub fn compose_variant(root: &str, variant: ShaderVariant, extra: &[(&str, &str)
 /// Where each table starts in the attack-table buffer, in bitboards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableOffsets {
+    /// Single pawn pushes, 64 a side.
     pub pawn_pushes: u32,
+    /// Pawn attacks, 64 a side.
     pub pawn_attacks: u32,
+    /// Knight attacks, 64.
     pub knight: u32,
+    /// King attacks, 64.
     pub king: u32,
+    /// Bishop rays on an empty board, 64.
     pub bishop_rays: u32,
+    /// Rook rays on an empty board, 64.
     pub rook_rays: u32,
+    /// Queen rays on an empty board, 64.
     pub queen_rays: u32,
+    /// The squares strictly between two squares on a line, 64 × 64.
     pub between: u32,
+    /// The whole line through two squares, 64 × 64.
     pub line: u32,
+    /// Each of the four lines through each square, without the square (`tables::LINE_MASKS`).
     pub line_masks: u32,
+    /// The outer-square masks SBAMG uses.
     pub sbamg_outer: u32,
+    /// The eight directional rays of every square.
     pub rays: u32,
+    /// Rook magic entries (mask, multiplier, shift and offset: three bitboards); the magic tables start here.
     pub rook_magics: u32,
+    /// Bishop magic entries.
     pub bishop_magics: u32,
+    /// The magic attack sets both index into.
     pub magic_attacks: u32,
+    /// Bitboards in the whole buffer.
     pub total: u32,
 }
 
+/// The offsets of the buffer [`attack_table_data`] builds.
 pub const TABLE_OFFSETS: TableOffsets = TableOffsets {
     pawn_pushes: 0,
     pawn_attacks: 128,

@@ -45,11 +45,13 @@ impl Position {
         Position::from_fen(START_FEN).expect("the start position FEN is valid")
     }
 
+    /// The side to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
 
+    /// The rooks each side may still castle with.
     #[inline]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
@@ -76,11 +78,13 @@ impl Position {
         self.en_passant
     }
 
+    /// Plies since the last capture or pawn move.
     #[inline]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove_clock
     }
 
+    /// The move number, from 1, raised after black moves.
     #[inline]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
@@ -98,11 +102,13 @@ impl Position {
         self.colors[color.index()]
     }
 
+    /// The squares of `color`'s pieces of kind `piece`.
     #[inline]
     pub fn pieces_of(&self, color: Color, piece: Piece) -> Bitboard {
         self.pieces[piece.index()] & self.colors[color.index()]
     }
 
+    /// Every square with a piece.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
@@ -155,6 +161,7 @@ impl Position {
         self.attackers(self.king(self.side_to_move), !self.side_to_move, self.occupied())
     }
 
+    /// Whether the side to move is attacked.
     #[inline]
     pub fn in_check(&self) -> bool {
         !self.checkers().is_empty()

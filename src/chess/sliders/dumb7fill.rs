@@ -23,11 +23,13 @@ pub fn queen_attacks_setwise(sliders: u64, empty: u64) -> u64 {
     fill(sliders, empty, LEFT_WRAPS, shift_left) | fill(sliders, empty, RIGHT_WRAPS, shift_right)
 }
 
+/// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
     queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::ROOK_RAYS[square as usize]
 }
 
+/// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
     queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::BISHOP_RAYS[square as usize]

@@ -21,11 +21,13 @@ fn line_attacks(square: u8, occupied: u64, kind: usize, mirror: fn(u64) -> u64) 
     (forward ^ reverse) & mask
 }
 
+/// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
     line_attacks(square, occupied, RANK, u64::reverse_bits) | line_attacks(square, occupied, FILE, u64::swap_bytes)
 }
 
+/// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
     line_attacks(square, occupied, DIAGONAL, u64::swap_bytes)

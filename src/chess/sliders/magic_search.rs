@@ -9,9 +9,13 @@ use super::classical;
 /// One square's entry: `table[offset + ((occupied & mask) * magic) >> shift]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MagicEntry {
+    /// The relevant occupancy: the rays without their last square.
     pub mask: u64,
+    /// The multiplier.
     pub magic: u64,
+    /// The right shift after the multiplication.
     pub shift: u32,
+    /// Where this square's attack sets start in the shared table.
     pub offset: u32,
 }
 
@@ -117,7 +121,9 @@ pub fn find_magics(rook: bool) -> ([MagicEntry; 64], Vec<u64>) {
 /// One square's entry in the PEXT tables: `table[offset + pext(occupied, mask)]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PextEntry {
+    /// The relevant occupancy, whose bits PEXT gathers.
     pub mask: u64,
+    /// Where this square's attack sets start in the shared table.
     pub offset: u32,
 }
 

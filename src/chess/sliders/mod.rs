@@ -32,6 +32,7 @@ pub enum SliderAlgorithm {
 }
 
 impl SliderAlgorithm {
+    /// Every algorithm.
     pub const ALL: [SliderAlgorithm; 6] = [
         SliderAlgorithm::KoggeStone,
         SliderAlgorithm::Dumb7Fill,

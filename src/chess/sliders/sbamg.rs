@@ -18,11 +18,13 @@ fn line_attacks(square: u8, occupied: u64, kind: usize) -> u64 {
     (line.wrapping_sub(3u64 << lower_blocker) ^ line) & mask
 }
 
+/// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
     line_attacks(square, occupied, 0) | line_attacks(square, occupied, 1)
 }
 
+/// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
     line_attacks(square, occupied, 2) | line_attacks(square, occupied, 3)

@@ -33,6 +33,7 @@ fn negative_ray(square: u8, occupied: u64, direction: usize) -> u64 {
     ray ^ RAYS[direction][nearest as usize]
 }
 
+/// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
     positive_ray(square, occupied, POSITIVE[0])
@@ -41,6 +42,7 @@ pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
         | negative_ray(square, occupied, NEGATIVE[1])
 }
 
+/// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
     positive_ray(square, occupied, POSITIVE[2])

@@ -153,26 +153,31 @@ pub static BETWEEN: [[u64; 64]; 64] = between_table();
 /// The whole line (edge to edge) through two aligned squares; empty when not aligned.
 pub static LINE: [[u64; 64]; 64] = line_table();
 
+/// The squares a knight on `square` attacks.
 #[inline]
 pub fn knight_attacks(square: Square) -> Bitboard {
     Bitboard(KNIGHT_ATTACKS[square.index()])
 }
 
+/// The squares a king on `square` attacks.
 #[inline]
 pub fn king_attacks(square: Square) -> Bitboard {
     Bitboard(KING_ATTACKS[square.index()])
 }
 
+/// The squares a `color` pawn on `square` attacks.
 #[inline]
 pub fn pawn_attacks(color: Color, square: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKS[color.index()][square.index()])
 }
 
+/// The squares strictly between two squares on a line; empty off a line.
 #[inline]
 pub fn between(from: Square, to: Square) -> Bitboard {
     Bitboard(BETWEEN[from.index()][to.index()])
 }
 
+/// The whole line through two squares, both included; empty off a line.
 #[inline]
 pub fn line(from: Square, to: Square) -> Bitboard {
     Bitboard(LINE[from.index()][to.index()])

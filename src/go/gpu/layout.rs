@@ -17,11 +17,17 @@ pub const NO_POINT: u32 = u32::MAX;
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct PackedGoPosition {
+    /// Black's stones, the CPU bitmap in 32-bit words.
     pub black: [u32; PACKED_WORDS],
+    /// White's stones.
     pub white: [u32; PACKED_WORDS],
+    /// The ko point, or `NO_POINT`.
     pub ko: u32,
+    /// 0 black, 1 white.
     pub to_move: u32,
+    /// The board size.
     pub size: u32,
+    /// Padding; always 0.
     pub reserved: u32,
 }
 
@@ -43,6 +49,7 @@ pub fn join_words(words: &[u32; PACKED_WORDS]) -> [u64; PACKED_WORDS / 2] {
 }
 
 impl PackedGoPosition {
+    /// The record of `position`.
     pub fn pack(position: &Position) -> PackedGoPosition {
         PackedGoPosition {
             black: split_words(&position.stone_words(Color::Black)),
@@ -59,7 +66,9 @@ impl PackedGoPosition {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct GoMovesRecord {
+    /// The legal points of the side to move.
     pub legal: [u32; PACKED_WORDS],
+    /// The points a playout may choose: legal, and not the mover's own eyes.
     pub playout: [u32; PACKED_WORDS],
 }
 
@@ -68,10 +77,15 @@ pub struct GoMovesRecord {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct GoPlayoutState {
+    /// The position the playout has reached.
     pub position: PackedGoPosition,
+    /// The playout's random generator state.
     pub random: u32,
+    /// Passes in a row (two end the playout).
     pub passes: u32,
+    /// Moves played, passes included.
     pub moves: u32,
+    /// At the end, black's area minus white's, before komi.
     pub area_difference: i32,
 }
 
@@ -82,8 +96,12 @@ const _: () = assert!(size_of::<GoPlayoutState>() == 128);
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
 pub struct GoBatchParameters {
+    /// Invocations: positions, or playouts in a playout batch.
     pub count: u32,
+    /// Playouts per position.
     pub per_position: u32,
+    /// The seed of every random stream.
     pub seed: u32,
+    /// The stream of the batch's first playout; the next ones follow.
     pub first_stream: u32,
 }

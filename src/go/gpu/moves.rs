@@ -11,7 +11,9 @@ use crate::gpu::{GpuContext, GpuError};
 /// in the layout of `crate::go::bitmap`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GoPositionMoves {
+    /// The legal points.
     pub legal: [u64; MAX_WORDS],
+    /// The points a playout may choose: legal, and not the mover's own eyes.
     pub playout: [u64; MAX_WORDS],
 }
 
@@ -30,6 +32,7 @@ pub struct GoMoveGenerator {
 }
 
 impl GoMoveGenerator {
+    /// A generator on `context`; its kernels are built, after their self-test, on first use.
     pub fn new(context: &GpuContext) -> GoMoveGenerator {
         GoMoveGenerator { batch: GoBatch::new(context, "go_legal", |_| Vec::new()) }
     }

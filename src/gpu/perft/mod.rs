@@ -243,12 +243,19 @@ pub fn engine_constants() -> String {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
 pub struct PerftParameters {
+    /// The first arena slot of the level the dispatch works on.
     pub start: u32,
+    /// Slots of that level.
     pub count: u32,
+    /// `expand`: the slot the first child is written to.
     pub output_start: u32,
+    /// `expand`: the scan offset of the first parent, subtracted from every parent's.
     pub base_offset: u32,
+    /// Scans: the first word scanned.
     pub scan_start: u32,
+    /// Scans: where the block sums go.
     pub scan_sums: u32,
+    /// Merges: entries of the cleared merge table.
     pub merge_slots: u32,
     /// `count_moves`: 1 adds the counts to the roots' totals (with tables:
     /// stores them as subtree counts), 0 stores them for the scan.
@@ -267,6 +274,7 @@ pub struct PerftParameters {
     pub state_base: u32,
     /// With tables: where the transposition table starts in the merge buffer, in words.
     pub table_base: u32,
+    /// Padding to 16-byte alignment; always 0.
     pub reserved: u32,
 }
 

@@ -15,9 +15,13 @@ use crate::shogi::position::Position;
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct PackedShogiPosition {
+    /// Four planes of piece-code bits, then White's pieces.
     pub planes: [[u32; 4]; 5],
+    /// Black's and White's hands, packed.
     pub hands: [u32; 2],
+    /// The side to move (1 = White).
     pub state: u32,
+    /// The SFEN's move number.
     pub move_number: u32,
 }
 
@@ -114,9 +118,13 @@ impl PackedShogiPosition {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
 pub struct ShogiBatchParameters {
+    /// Positions in the batch.
     pub position_count: u32,
+    /// Padding; always 0.
     pub reserved_0: u32,
+    /// Padding; always 0.
     pub reserved_1: u32,
+    /// Padding; always 0.
     pub reserved_2: u32,
 }
 
@@ -126,9 +134,13 @@ pub struct ShogiBatchParameters {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 pub struct ShogiPositionMovesRecord {
+    /// Legal destinations per from-square.
     pub destinations: [[u32; 4]; 81],
+    /// Legal drop squares per hand slot.
     pub drops: [[u32; 4]; 7],
+    /// Legal moves, promotions and non-promotions apart.
     pub move_count: u32,
+    /// Padding; always 0.
     pub reserved: [u32; 3],
 }
 

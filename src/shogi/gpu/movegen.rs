@@ -18,6 +18,7 @@ pub struct ShogiPositionMoves {
     pub destinations: Vec<(u8, Bitboard)>,
     /// Drop squares by hand slot (pawn, lance, knight, silver, gold, bishop, rook).
     pub drops: [Bitboard; 7],
+    /// Legal moves, promotions and non-promotions apart.
     pub move_count: u32,
 }
 

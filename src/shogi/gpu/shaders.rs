@@ -16,9 +16,13 @@ pub fn modules() -> impl Iterator<Item = &'static Module> {
 
 /// Where each table starts in the table buffer, in 128-bit entries.
 pub const TABLE_STEPS: u32 = 0;
+/// Where the rays per direction and square start.
 pub const TABLE_RAYS: u32 = 14 * 2 * 81;
+/// Where the nine columns start.
 pub const TABLE_COLUMNS: u32 = TABLE_RAYS + 8 * 81;
+/// Where the rays from each square through each other start.
 pub const TABLE_LINES: u32 = TABLE_COLUMNS + 9;
+/// Entries in the whole buffer.
 pub const TABLE_LENGTH: u32 = TABLE_LINES + 81 * 81;
 
 /// The table buffer: step attacks per kind, colour and square; rays per
