@@ -13,14 +13,18 @@ pub const STACK_BYTES: usize = 16 << 20;
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     // A browser page has no threads to spawn: its one thread is the pool.
     #[cfg(target_arch = "wasm32")]
-    if true {
+    let builder = {
         let _ = threads;
-        return rayon::ThreadPoolBuilder::new().num_threads(1).use_current_thread().build();
-    }
-    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(STACK_BYTES);
-    if let Some(threads) = threads {
-        builder = builder.num_threads(threads);
-    }
+        rayon::ThreadPoolBuilder::new().num_threads(1).use_current_thread()
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let builder = {
+        let mut builder = rayon::ThreadPoolBuilder::new().stack_size(STACK_BYTES);
+        if let Some(threads) = threads {
+            builder = builder.num_threads(threads);
+        }
+        builder
+    };
     builder.build()
 }
 

@@ -113,11 +113,7 @@ impl ComposedShader {
         };
         let outcome = context.scoped_async(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))).await?;
         outcome.map_err(|panic| {
-            let message = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("(no message)");
+            let message = super::panic_message(panic.as_ref());
             GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}"))
         })
     }

@@ -165,14 +165,7 @@ impl GpuContext {
         let outcome = CatchUnwind(Box::pin(async move { run(context).await })).await;
         let outcome = match outcome {
             Ok(outcome) => outcome,
-            Err(panic) => Err(format!(
-                "the check panicked: {}",
-                panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("(no message)")
-            )),
+            Err(panic) => Err(format!("the check panicked: {}", super::panic_message(panic.as_ref()))),
         };
         // An error the check's own scopes did not catch is the device's too.
         let outcome = outcome.and_then(|()| exempt.check_health().map_err(|error| error.to_string()));

@@ -45,7 +45,8 @@ pub fn forget_device_after(error: &GpuError) {
     }
 }
 
-fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
+/// Sets `object[key]`: how every result object of this crate is built.
+pub(crate) fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
     // Setting a plain property of a fresh object cannot fail.
     let _ = Reflect::set(object, &JsValue::from_str(key), &value.into());
 }

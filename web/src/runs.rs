@@ -5,11 +5,12 @@
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions, GpuPlayouts};
 use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Object};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
 
 use crate::request::{Backend, Game, PerftRequest};
+use crate::set;
 
 /// GPU memory one engine of the page may take (tables, arena and the
 /// rest): a tab shares the GPU with everything else the visitor runs.
@@ -37,22 +38,19 @@ impl PerftOutcome {
     /// `{nodes, backend, adapter, seconds, divide}`, counts as decimal strings.
     pub fn to_js(&self) -> JsValue {
         let object = Object::new();
-        let set = |key: &str, value: JsValue| {
-            let _ = Reflect::set(&object, &JsValue::from_str(key), &value);
-        };
-        set("nodes", JsValue::from_str(&self.nodes.to_string()));
-        set("backend", JsValue::from_str(self.backend.name()));
-        set("adapter", JsValue::from_str(&self.adapter));
-        set("seconds", JsValue::from_f64(self.seconds));
+        set(&object, "nodes", self.nodes.to_string());
+        set(&object, "backend", self.backend.name());
+        set(&object, "adapter", self.adapter.as_str());
+        set(&object, "seconds", self.seconds);
         if let Some(rows) = &self.divide {
             let list = Array::new();
             for (name, nodes) in rows {
                 list.push(&Array::of2(&JsValue::from_str(name), &JsValue::from_str(&nodes.to_string())));
             }
-            set("divide", list.into());
+            set(&object, "divide", list);
         }
         if let Some(note) = &self.note {
-            set("note", JsValue::from_str(note));
+            set(&object, "note", note.as_str());
         }
         object.into()
     }
@@ -319,18 +317,18 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
     for ((name, gpu), cpu) in names.iter().zip(&gpu).zip(&cpu) {
         if gpu != cpu {
             let row = Object::new();
-            let _ = Reflect::set(&row, &"position".into(), &JsValue::from_str(name));
-            let _ = Reflect::set(&row, &"gpu".into(), &JsValue::from_str(&gpu.to_string()));
-            let _ = Reflect::set(&row, &"cpu".into(), &JsValue::from_str(&cpu.to_string()));
+            set(&row, "position", name.as_str());
+            set(&row, "gpu", gpu.to_string());
+            set(&row, "cpu", cpu.to_string());
             mismatches.push(&row);
         }
     }
     let report = Object::new();
-    let _ = Reflect::set(&report, &"positions".into(), &JsValue::from(names.len() as u32));
-    let _ = Reflect::set(&report, &"agreed".into(), &JsValue::from(names.len() as u32 - mismatches.length()));
-    let _ = Reflect::set(&report, &"mismatches".into(), &mismatches);
-    let _ = Reflect::set(&report, &"adapter".into(), &JsValue::from_str(&context.adapter_description()));
-    let _ = Reflect::set(&report, &"seconds".into(), &JsValue::from_f64(started_at.elapsed().as_secs_f64()));
+    set(&report, "positions", names.len() as u32);
+    set(&report, "agreed", names.len() as u32 - mismatches.length());
+    set(&report, "mismatches", mismatches);
+    set(&report, "adapter", context.adapter_description());
+    set(&report, "seconds", started_at.elapsed().as_secs_f64());
     Ok(report.into())
 }
 
@@ -367,15 +365,12 @@ pub async fn playouts(
     };
     let signs: Vec<i32> = results.iter().map(|result| result.winner_sign(komi)).collect();
     let report = Object::new();
-    let put = |key: &str, value: JsValue| {
-        let _ = Reflect::set(&report, &JsValue::from_str(key), &value);
-    };
-    put("playouts", JsValue::from(results.len() as u32));
-    put("blackWins", JsValue::from(signs.iter().filter(|&&sign| sign > 0).count() as u32));
-    put("whiteWins", JsValue::from(signs.iter().filter(|&&sign| sign < 0).count() as u32));
-    put("draws", JsValue::from(signs.iter().filter(|&&sign| sign == 0).count() as u32));
-    put("backend", JsValue::from_str(backend));
-    put("adapter", JsValue::from_str(&adapter));
-    put("seconds", JsValue::from_f64(started_at.elapsed().as_secs_f64()));
+    set(&report, "playouts", results.len() as u32);
+    set(&report, "blackWins", signs.iter().filter(|&&sign| sign > 0).count() as u32);
+    set(&report, "whiteWins", signs.iter().filter(|&&sign| sign < 0).count() as u32);
+    set(&report, "draws", signs.iter().filter(|&&sign| sign == 0).count() as u32);
+    set(&report, "backend", backend);
+    set(&report, "adapter", adapter);
+    set(&report, "seconds", started_at.elapsed().as_secs_f64());
     Ok(report.into())
 }
