@@ -88,3 +88,78 @@ async fn a_lost_device_gives_an_error_and_the_next_count_a_new_device() {
     let after = perft_outcome(&request, &|_| {}).await.expect("a count on a new device");
     assert_eq!((after.nodes, after.backend), (8_902, Backend::Gpu), "{:?}", after.note);
 }
+
+/// Requests as a page's query or a script could send them: random bytes as
+/// positions, numbers, numeric strings, NaN and infinities as depths and
+/// sizes, unknown games and backends. Each is refused with a message or
+/// counted; nothing panics (a panic would abort the module and fail the test).
+#[wasm_bindgen_test]
+async fn random_requests_are_refused_or_counted_never_a_panic() {
+    use js_sys::{Object, Reflect};
+    use wasm_bindgen::JsValue;
+    let mut random = gpu_movegen::random::ShaderRandom::new(2026, 37);
+    let pick = |random: &mut gpu_movegen::random::ShaderRandom, values: &[JsValue]| {
+        values[random.below(values.len() as u32) as usize].clone()
+    };
+    let numbers = [
+        JsValue::from_f64(0.0),
+        JsValue::from_f64(1.0),
+        JsValue::from_f64(2.0),
+        JsValue::from_f64(-1.0),
+        JsValue::from_f64(2.5),
+        JsValue::from_f64(f64::NAN),
+        JsValue::from_f64(f64::INFINITY),
+        JsValue::from_f64(1e300),
+        JsValue::from_str("2"),
+        JsValue::from_str(" 1 "),
+        JsValue::from_str("two"),
+        JsValue::UNDEFINED,
+        JsValue::NULL,
+        JsValue::TRUE,
+    ];
+    let names = ["chess", "shogi", "go", "", "checkers", "CHESS", "gpu", "cpu", "\u{0}"];
+    let (mut refused, mut counted) = (0, 0);
+    for _ in 0..300 {
+        let request = Object::new();
+        let set = |key: &str, value: JsValue| {
+            Reflect::set(&request, &key.into(), &value).expect("a plain object takes a property");
+        };
+        let mut name = |random: &mut gpu_movegen::random::ShaderRandom| -> JsValue {
+            if random.below(4) == 0 {
+                pick(random, &numbers)
+            } else {
+                names[random.below(names.len() as u32) as usize].into()
+            }
+        };
+        set("game", name(&mut random));
+        set("backend", name(&mut random));
+        let bytes: Vec<u8> = (0..random.below(40)).map(|_| random.below(256) as u8).collect();
+        let position = match random.below(4) {
+            0 => String::from_utf8_lossy(&bytes).into_owned(),
+            1 => "B c3 W".to_owned(),
+            2 => "8/8/8/8/8/8/8/8 w - - 0 1".to_owned(),
+            _ => String::new(),
+        };
+        set("position", position.into());
+        set("size", pick(&mut random, &numbers));
+        set("depth", pick(&mut random, &numbers));
+        set("divide", pick(&mut random, &numbers));
+        match PerftRequest::from_js(&request) {
+            Err(message) => {
+                assert!(!message.is_empty());
+                refused += 1;
+            }
+            Ok(mut request) => {
+                // Small counts on the CPU: the point is the input, not the GPU.
+                request.backend = Backend::Cpu;
+                request.depth = request.depth.min(2);
+                match perft_outcome(&request, &|_| {}).await {
+                    Ok(outcome) => assert!(outcome.nodes >= 1 || request.depth > 0),
+                    Err(message) => assert!(!message.is_empty()),
+                }
+                counted += 1;
+            }
+        }
+    }
+    assert!(refused > 0 && counted > 0, "{refused} refused, {counted} read");
+}
