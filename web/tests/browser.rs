@@ -124,7 +124,7 @@ async fn random_requests_are_refused_or_counted_never_a_panic() {
         let set = |key: &str, value: JsValue| {
             Reflect::set(&request, &key.into(), &value).expect("a plain object takes a property");
         };
-        let mut name = |random: &mut gpu_movegen::random::ShaderRandom| -> JsValue {
+        let name = |random: &mut gpu_movegen::random::ShaderRandom| -> JsValue {
             if random.below(4) == 0 {
                 pick(random, &numbers)
             } else {
