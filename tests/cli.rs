@@ -851,3 +851,66 @@ fn the_man_page_is_roff_naming_every_command() {
         assert!(page.contains(command), "{command} is missing from the man page");
     }
 }
+
+/// Compiled pipelines are kept between processes next to the verdicts, on
+/// adapters that offer a pipeline cache (lavapipe does), and a damaged or
+/// foreign cache file is ignored, replaced, and never changes a count.
+#[test]
+fn the_pipeline_cache_is_kept_and_a_damaged_one_is_ignored() {
+    let cache = std::env::temp_dir().join(format!("gpu-movegen-pipelines-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let environment = [("GPU_MOVEGEN_CACHE_DIR", cache.to_str().unwrap())];
+    let cache_line = |arguments: &[(&str, &str)]| {
+        let output = run_with(&["info"], arguments);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.contains("  PIPELINE_CACHE: true"), "lavapipe offers a pipeline cache:\n{text}");
+        text.lines()
+            .find(|line| line.starts_with("pipeline cache: "))
+            .map(str::to_owned)
+            .expect("a pipeline cache line")
+    };
+    let first = cache_line(&environment);
+    assert!(first.ends_with("(this process started it afresh)"), "{first}");
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(cache.join("pipelines"))
+        .expect("the cache folder holds the pipelines")
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "one file per adapter and driver: {files:?}");
+    let file = &files[0];
+    assert!(first.contains(&file.display().to_string()), "{first}");
+    let written = std::fs::read(file).unwrap();
+    assert!(written.starts_with(b"gpu-movegen pipeline cache 1\n"), "the file opens with its format line");
+
+    let second = cache_line(&environment);
+    assert!(second.contains("bytes of the driver's data"), "the next process loads it: {second}");
+
+    let perft = ["perft", "--backend", "gpu", "--hash", "0", "--depth", "3", "-q"];
+    let damaged: [Vec<u8>; 3] = [
+        {
+            let mut flipped = written.clone();
+            *flipped.last_mut().unwrap() ^= 0x40;
+            flipped
+        },
+        written[..written.len() / 2].to_vec(),
+        (0..4096u32).map(|index| (index.wrapping_mul(2_654_435_761) >> 24) as u8).collect(),
+    ];
+    for bytes in damaged {
+        std::fs::write(file, &bytes).unwrap();
+        let line = cache_line(&environment);
+        assert!(line.ends_with("(this process started it afresh)"), "a damaged file is ignored: {line}");
+        std::fs::write(file, &bytes).unwrap();
+        let output = run_with(&perft, &environment);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stdout(&output).contains("Nodes searched: 8902"), "{}", stdout(&output));
+        let replaced = std::fs::read(file).unwrap();
+        assert!(replaced.starts_with(b"gpu-movegen pipeline cache 1\n"), "the damaged file is replaced");
+    }
+    assert!(cache_line(&environment).contains("bytes of the driver's data"), "and loads again");
+
+    let off = [environment[0], ("GPU_MOVEGEN_PIPELINE_CACHE", "off")];
+    let output = run_with(&["info"], &off);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("pipeline cache: off (GPU_MOVEGEN_PIPELINE_CACHE)"), "{}", stdout(&output));
+    std::fs::remove_dir_all(cache).unwrap();
+}

@@ -60,6 +60,7 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     writeln!(stdout, "features:")?;
     writeln!(stdout, "  SHADER_INT64: {}", features.contains(wgpu::Features::SHADER_INT64))?;
     writeln!(stdout, "  TIMESTAMP_QUERY: {}", features.contains(wgpu::Features::TIMESTAMP_QUERY))?;
+    writeln!(stdout, "  PIPELINE_CACHE: {}", features.contains(wgpu::Features::PIPELINE_CACHE))?;
     stdout.flush()?;
     // Every game's kernels in their default builds; other builds are checked when first used.
     let checks = [
@@ -91,6 +92,21 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     }
     if let Some(directory) = gpu_movegen::gpu::self_test::cache_directory() {
         writeln!(stdout, "  verdicts cached in {}", directory.join("self-test").display())?;
+    }
+    match context.pipeline_cache() {
+        Some(cache) if cache.loaded_bytes == 0 => {
+            writeln!(stdout, "pipeline cache: {} (this process started it afresh)", cache.file.display())?
+        }
+        Some(cache) => writeln!(
+            stdout,
+            "pipeline cache: {} (started with {} bytes of the driver's data)",
+            cache.file.display(),
+            cache.loaded_bytes
+        )?,
+        None if gpu_movegen::gpu::pipeline_cache::disabled() => {
+            writeln!(stdout, "pipeline cache: off (GPU_MOVEGEN_PIPELINE_CACHE)")?
+        }
+        None => writeln!(stdout, "pipeline cache: none (the adapter offers none, or there is no cache directory)")?,
     }
     // A device whose results cannot be trusted is a GPU failure for scripts too.
     Ok(if failure.is_none() { ExitCode::SUCCESS } else { ExitCode::from(3) })

@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::faults;
+use super::pipeline_cache::{PipelineCacheFile, PipelineCacheInfo};
+use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
 
 pub use super::error::GpuError;
 
@@ -60,6 +62,9 @@ pub struct GpuContext {
     /// a failed readback) seen through this context: what tells a device
     /// that failed during a self-test from one that answered wrongly.
     runtime_failure: Arc<Mutex<Option<GpuError>>>,
+    /// The driver's cache of compiled pipelines, kept between processes
+    /// (see `super::pipeline_cache`); `None` where the adapter has none.
+    pipeline_cache: Option<Arc<PipelineCacheFile>>,
 }
 
 /// The default limit of one wait on a hardware GPU. Every submission is
@@ -165,7 +170,10 @@ impl GpuContext {
         let adapter = choose_adapter().await?;
         let info = adapter.get_info();
         // Optional features that help when present; nothing requires them.
-        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
+        let mut wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
+        if !super::pipeline_cache::disabled() {
+            wanted |= wgpu::Features::PIPELINE_CACHE;
+        }
         let descriptor = wgpu::DeviceDescriptor {
             label: Some("gpu-movegen"),
             required_features: adapter.features() & wanted,
@@ -182,7 +190,10 @@ impl GpuContext {
             .request_device(&descriptor)
             .await
             .map_err(|error| GpuError::RequestDevice { adapter: describe_adapter(&info), reason: error.to_string() })?;
-        Ok(GpuContext::with_adapter_info(device, queue, Some(info)))
+        let pipeline_cache = PipelineCacheFile::open(&device, &info).map(Arc::new);
+        let mut context = GpuContext::with_adapter_info(device, queue, Some(info));
+        context.pipeline_cache = pipeline_cache;
+        Ok(context)
     }
 
     /// Wraps a caller's own device and queue. The caller's device keeps the
@@ -225,7 +236,52 @@ impl GpuContext {
             runtime_failure: Arc::default(),
             longest_wait_microseconds: Arc::default(),
             submitted_at: Arc::default(),
+            pipeline_cache: None,
         }
+    }
+
+    /// Where this context keeps its compiled pipelines between processes,
+    /// and what it started with; `None` where the adapter offers no pipeline
+    /// cache (WebGPU, OpenGL), there is no cache directory, or
+    /// `GPU_MOVEGEN_PIPELINE_CACHE=off`.
+    pub fn pipeline_cache(&self) -> Option<&PipelineCacheInfo> {
+        self.pipeline_cache.as_deref().map(PipelineCacheFile::info)
+    }
+
+    /// The driver's pipeline cache, for the pipelines this crate builds.
+    pub(crate) fn driver_pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
+        self.pipeline_cache.as_deref().map(|file| &file.cache)
+    }
+
+    /// Saves the pipeline cache, if building added to it.
+    pub(crate) fn save_pipeline_cache(&self) {
+        if let Some(file) = &self.pipeline_cache {
+            file.save();
+        }
+    }
+
+    /// Every compute entry point of `shader` with runtime checks on, built on
+    /// this device through its pipeline cache (as [`ComposedShader::kernels`]
+    /// builds them on a bare device).
+    pub fn kernels(&self, shader: &ComposedShader, label: &str) -> Kernels {
+        self.build_kernels(shader, label, RuntimeChecks::On, false)
+    }
+
+    /// Every compute entry point of `shader`, built on this device through
+    /// its pipeline cache, which is then saved (see
+    /// [`ComposedShader::build_kernels`] for the other arguments). Errors
+    /// surface through the caller's error scope.
+    pub fn build_kernels(
+        &self,
+        shader: &ComposedShader,
+        label: &str,
+        checks: RuntimeChecks,
+        dynamic_uniforms: bool,
+    ) -> Kernels {
+        let kernels =
+            shader.build_kernels_through(&self.device, label, checks, dynamic_uniforms, self.driver_pipeline_cache());
+        self.save_pipeline_cache();
+        kernels
     }
 
     /// The longest span so far (for this context and its clones) from a

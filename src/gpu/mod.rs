@@ -1,7 +1,8 @@
 //! The game-independent GPU runtime: adapter and device (`context`), errors,
 //! the WGSL composer, buffers with the one readback helper and the batched
 //! dispatch helper (`resources`), naga reflection of composed modules
-//! (`reflect`), the shaders' random generator's CPU twin (`random`), and the
+//! (`reflect`), compiled pipelines kept between processes (`pipeline_cache`),
+//! the shaders' random generator's CPU twin (`random`), and the
 //! breadth-first perft engine every game plugs its kernels into (`perft`).
 //! Each game's kernels and their Rust twins live in that game's `gpu` module
 //! (for chess, `crate::chess::gpu`).
@@ -12,6 +13,7 @@ pub mod context;
 pub mod error;
 pub mod faults;
 pub mod perft;
+pub mod pipeline_cache;
 pub mod random;
 pub mod reflect;
 pub mod resources;
@@ -22,6 +24,7 @@ pub use context::list_adapters;
 pub use context::{GpuContext, list_adapters_async};
 pub use error::GpuError;
 pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};
+pub use pipeline_cache::PipelineCacheInfo;
 pub use self_test::{Check, Verdict};
 
 /// Runs a future of this crate's GPU work to its end on this thread: how

@@ -108,10 +108,11 @@ impl ComposedShader {
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
-                cache: None,
+                cache: context.driver_pipeline_cache(),
             })
         };
         let outcome = context.scoped_async(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))).await?;
+        context.save_pipeline_cache();
         outcome.map_err(|panic| {
             let message = super::panic_message(panic.as_ref());
             GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}"))
@@ -234,12 +235,26 @@ impl ComposedShader {
     /// can hold the parameters of many dispatches recorded together).
     /// `RuntimeChecks::Off` is only for modules whose every index is proven
     /// in range (see its documentation).
+    /// [`GpuContext::build_kernels`] builds them through the context's
+    /// pipeline cache instead.
     pub fn build_kernels(
         &self,
         device: &wgpu::Device,
         label: &str,
         checks: RuntimeChecks,
         dynamic_uniforms: bool,
+    ) -> Kernels {
+        self.build_kernels_through(device, label, checks, dynamic_uniforms, None)
+    }
+
+    /// [`ComposedShader::build_kernels`] through a driver's pipeline cache.
+    pub(crate) fn build_kernels_through(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        checks: RuntimeChecks,
+        dynamic_uniforms: bool,
+        cache: Option<&wgpu::PipelineCache>,
     ) -> Kernels {
         let mut entries = self.layout_entries(0);
         for entry in &mut entries {
@@ -273,7 +288,8 @@ impl ComposedShader {
             .entry_points
             .iter()
             .map(|entry| {
-                let pipeline = super::resources::compute_pipeline(device, &pipeline_layout, &module, &entry.name);
+                let pipeline =
+                    super::resources::compute_pipeline(device, &pipeline_layout, &module, &entry.name, cache);
                 (entry.name.clone(), pipeline, entry.workgroup_size.iter().product())
             })
             .collect();

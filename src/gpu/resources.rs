@@ -78,12 +78,14 @@ pub fn bind_group(
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
-/// A compute pipeline of `entry_point` in `module`, with wgpu's default compilation options.
+/// A compute pipeline of `entry_point` in `module`, with wgpu's default
+/// compilation options, built through the driver's pipeline `cache` if given.
 pub fn compute_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     entry_point: &str,
+    cache: Option<&wgpu::PipelineCache>,
 ) -> wgpu::ComputePipeline {
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry_point),
@@ -91,7 +93,7 @@ pub fn compute_pipeline(
         module,
         entry_point: Some(entry_point),
         compilation_options: Default::default(),
-        cache: None,
+        cache,
     })
 }
 

@@ -33,7 +33,7 @@ pub use super::context::{Check, CheckResult};
 static VERDICTS: OnceLock<futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>> = OnceLock::new();
 
 /// Changes with every change to the crate's sources or shaders (build.rs).
-const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
+pub(crate) const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
 
 /// The checks every device must pass before any result is trusted.
 pub fn device_checks() -> Vec<Check> {
@@ -336,7 +336,7 @@ async fn long_loops_on_gpu(context: &GpuContext) -> Result<Vec<u32>, GpuError> {
     let bytes = u64::from(LONG_LOOP_INVOCATIONS) * 8;
     let output = context
         .scoped_async(|| {
-            let kernels = composed.kernels(device, "self-test long loops");
+            let kernels = context.kernels(&composed, "self-test long loops");
             let parameters = buffer_with(device, "self-test parameters", &LONG_LOOP_TRIPS, wgpu::BufferUsages::STORAGE);
             let output =
                 buffer(device, "self-test sums", bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);

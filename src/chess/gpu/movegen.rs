@@ -249,8 +249,8 @@ impl MoveGenerator {
                 let tables =
                     buffer_with(device, "attack tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
                 // Layouts and workgroup sizes come from the WGSL itself.
-                let per_piece = per_piece.kernels(device, "per_piece");
-                let per_position = per_position.kernels(device, "per_position");
+                let per_piece = context.kernels(&per_piece, "per_piece");
+                let per_position = context.kernels(&per_position, "per_position");
                 let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
                     queries: device.create_query_set(&wgpu::QuerySetDescriptor {
                         label: Some("dispatch timestamps"),

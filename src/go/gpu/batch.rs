@@ -3,6 +3,7 @@
 //! (`gpu::batch`), one invocation per output record.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use bytemuck::Pod;
 
@@ -22,7 +23,7 @@ pub(crate) struct GoBatch {
     module: &'static str,
     /// The self-test's checks of this module's kernels for a board size.
     checks: fn(u32) -> Vec<Check>,
-    kernels: HashMap<u32, Kernels>,
+    kernels: HashMap<u32, Arc<Kernels>>,
 }
 
 impl GoBatch {
@@ -42,8 +43,20 @@ impl GoBatch {
                 return Err(GpuError::Limits(format!("no Go kernels for a {size}x{size} board (2 to 19)")));
             }
             self.context.require_async(&(self.checks)(size)).await?;
-            let shader = reflect(shaders::compose(self.module, size, &[])?)?;
-            let kernels = self.context.scoped_async(|| shader.kernels(&self.context.device, self.module)).await?;
+            // The self-test's batch, on a clone of this context, may have
+            // built them already: a 19x19 pipeline takes seconds to build on
+            // a software driver.
+            let key = format!("go {} {size}", self.module);
+            let kernels = match self.context.cached_kernels::<Kernels>(&key) {
+                Some(kernels) => kernels,
+                None => {
+                    let shader = reflect(shaders::compose(self.module, size, &[])?)?;
+                    let kernels =
+                        Arc::new(self.context.scoped_async(|| self.context.kernels(&shader, self.module)).await?);
+                    self.context.keep_kernels(key, Arc::clone(&kernels));
+                    kernels
+                }
+            };
             self.kernels.insert(size, kernels);
         }
         Ok(())

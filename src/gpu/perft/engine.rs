@@ -109,7 +109,7 @@ impl<G: PerftGame> PerftEngine<G> {
                 use wgpu::BufferUsages as Usage;
                 let kernels = match &cached {
                     Some(kernels) => std::sync::Arc::clone(kernels),
-                    None => std::sync::Arc::new(shader.build_kernels(device, "perft", options.runtime_checks, true)),
+                    None => std::sync::Arc::new(context.build_kernels(&shader, "perft", options.runtime_checks, true)),
                 };
                 let stride =
                     (size_of::<PerftParameters>() as u32).next_multiple_of(limits.min_uniform_buffer_offset_alignment);

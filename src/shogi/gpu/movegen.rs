@@ -93,7 +93,7 @@ impl ShogiMoveGenerator {
         context
             .scoped_async(|| ShogiMoveGenerator {
                 context: context.clone(),
-                kernels: shader.kernels(&context.device, "shogi per_position"),
+                kernels: context.kernels(&shader, "shogi per_position"),
                 tables: buffer_with(
                     &context.device,
                     "shogi tables",
