@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use super::faults;
 use super::pipeline_cache::{PipelineCacheFile, PipelineCacheInfo};
-use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
 
 pub use super::error::GpuError;
 
@@ -258,30 +257,6 @@ impl GpuContext {
         if let Some(file) = &self.pipeline_cache {
             file.save();
         }
-    }
-
-    /// Every compute entry point of `shader` with runtime checks on, built on
-    /// this device through its pipeline cache (as [`ComposedShader::kernels`]
-    /// builds them on a bare device).
-    pub fn kernels(&self, shader: &ComposedShader, label: &str) -> Kernels {
-        self.build_kernels(shader, label, RuntimeChecks::On, false)
-    }
-
-    /// Every compute entry point of `shader`, built on this device through
-    /// its pipeline cache, which is then saved (see
-    /// [`ComposedShader::build_kernels`] for the other arguments). Errors
-    /// surface through the caller's error scope.
-    pub fn build_kernels(
-        &self,
-        shader: &ComposedShader,
-        label: &str,
-        checks: RuntimeChecks,
-        dynamic_uniforms: bool,
-    ) -> Kernels {
-        let kernels =
-            shader.build_kernels_through(&self.device, label, checks, dynamic_uniforms, self.driver_pipeline_cache());
-        self.save_pipeline_cache();
-        kernels
     }
 
     /// The longest span so far (for this context and its clones) from a

@@ -1,4 +1,5 @@
 //! The game-independent GPU runtime: adapter and device (`context`), errors,
+//! what is kept between processes and where (`cache`),
 //! the WGSL composer, buffers with the one readback helper and the batched
 //! dispatch helper (`resources`), naga reflection of composed modules
 //! (`reflect`), compiled pipelines kept between processes (`pipeline_cache`),
@@ -8,6 +9,7 @@
 //! (for chess, `crate::chess::gpu`).
 
 pub mod batch;
+pub mod cache;
 pub mod composer;
 pub mod context;
 pub mod error;

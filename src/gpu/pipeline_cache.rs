@@ -62,9 +62,12 @@ impl PipelineCacheFile {
             info.driver,
             info.driver_info,
             env!("CARGO_PKG_VERSION"),
-            super::self_test::BUILD_ID
+            super::cache::BUILD_ID
         );
-        let file = super::self_test::cache_directory()?.join("pipelines").join(file_name(&adapter_key, info));
+        // One file per adapter and driver, whatever the build: a new build replaces it.
+        let file_key = format!("{adapter_key} | {} | {}", info.driver, info.driver_info);
+        let file =
+            super::cache::cache_directory()?.join("pipelines").join(super::cache::file_name(&file_key, "pipelines"));
         let data = read(&file, &key);
         // SAFETY: `read` returns only bytes whose digest matches the one
         // written beside them under this key, that is, bytes `save` got from
@@ -102,13 +105,6 @@ impl PipelineCacheFile {
             *saved = data.len();
         }
     }
-}
-
-/// One file per adapter and driver, whatever the build: a new build replaces it.
-fn file_name(adapter_key: &str, info: &wgpu::AdapterInfo) -> String {
-    let digest = sha2::Sha256::digest(format!("{adapter_key} | {} | {}", info.driver, info.driver_info).as_bytes());
-    let hex: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
-    format!("{hex}.pipelines")
 }
 
 fn hex_digest(data: &[u8]) -> String {

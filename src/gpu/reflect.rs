@@ -296,3 +296,31 @@ impl ComposedShader {
         Kernels { layout, entries }
     }
 }
+
+/// Kernels built through a context's pipeline cache (kept between
+/// processes, see `super::pipeline_cache`).
+impl GpuContext {
+    /// Every compute entry point of `shader` with runtime checks on, built on
+    /// this device through its pipeline cache (as [`ComposedShader::kernels`]
+    /// builds them on a bare device).
+    pub fn kernels(&self, shader: &ComposedShader, label: &str) -> Kernels {
+        self.build_kernels(shader, label, RuntimeChecks::On, false)
+    }
+
+    /// Every compute entry point of `shader`, built on this device through
+    /// its pipeline cache, which is then saved (see
+    /// [`ComposedShader::build_kernels`] for the other arguments). Errors
+    /// surface through the caller's error scope.
+    pub fn build_kernels(
+        &self,
+        shader: &ComposedShader,
+        label: &str,
+        checks: RuntimeChecks,
+        dynamic_uniforms: bool,
+    ) -> Kernels {
+        let kernels =
+            shader.build_kernels_through(&self.device, label, checks, dynamic_uniforms, self.driver_pipeline_cache());
+        self.save_pipeline_cache();
+        kernels
+    }
+}

@@ -15,11 +15,12 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::OnceLock;
 use std::task::{Context, Poll};
 
+use super::cache::BUILD_ID;
+pub use super::cache::cache_directory;
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::reflect::reflect;
@@ -32,21 +33,9 @@ pub use super::context::{Check, CheckResult};
 /// a check awaits its readbacks while holding it.
 static VERDICTS: OnceLock<futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>> = OnceLock::new();
 
-/// Changes with every change to the crate's sources or shaders (build.rs).
-pub(crate) const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
-
 /// The checks every device must pass before any result is trusted.
 pub fn device_checks() -> Vec<Check> {
     vec![Check::new("long loops (divergent nested and flat loops past 65,536 iterations)", run_long_loops)]
-}
-
-/// Where verdicts are kept: `GPU_MOVEGEN_CACHE_DIR`, else the user's cache
-/// directory. `None` when neither exists (verdicts then last the process).
-pub fn cache_directory() -> Option<PathBuf> {
-    match std::env::var_os("GPU_MOVEGEN_CACHE_DIR") {
-        Some(directory) if !directory.is_empty() => Some(PathBuf::from(directory)),
-        _ => dirs::cache_dir().map(|directory| directory.join("gpu-movegen")),
-    }
 }
 
 /// The verdict of one check of one context.
@@ -140,7 +129,8 @@ impl GpuContext {
         if let Some(outcome) = process.get(&key) {
             return Ok((outcome.clone(), false));
         }
-        let file = cache_directory().map(|directory| directory.join("self-test").join(cache_file_name(&key)));
+        let file = cache_directory()
+            .map(|directory| directory.join("self-test").join(super::cache::file_name(&key, "verdict")));
         if let Some(outcome) = file.as_ref().and_then(|file| read_verdict(file, &key)) {
             process.insert(key, outcome.clone());
             return Ok((outcome, false));
@@ -209,13 +199,6 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
             Err(panic) => Poll::Ready(Err(panic)),
         }
     }
-}
-
-fn cache_file_name(key: &str) -> String {
-    use sha2::Digest as _;
-    let digest = sha2::Sha256::digest(key.as_bytes());
-    let hex: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
-    format!("{hex}.verdict")
 }
 
 /// A verdict file: the key on the first line (so a hash collision is a

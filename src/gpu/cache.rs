@@ -1,0 +1,28 @@
+//! What the crate keeps between processes about a device, and where: the
+//! self-test's verdicts (`super::self_test`) and the driver's compiled
+//! pipelines (`super::pipeline_cache`), each in a folder of the cache
+//! directory, each keyed by the build that found it.
+
+use std::path::PathBuf;
+
+/// Changes with every change to the crate's sources or shaders (build.rs):
+/// what a build found about a device is not trusted by another build.
+pub(crate) const BUILD_ID: &str = env!("GPU_MOVEGEN_BUILD_ID");
+
+/// Where verdicts and pipelines are kept: `GPU_MOVEGEN_CACHE_DIR`, else the
+/// user's cache directory. `None` when neither exists (they then last the process).
+pub fn cache_directory() -> Option<PathBuf> {
+    match std::env::var_os("GPU_MOVEGEN_CACHE_DIR") {
+        Some(directory) if !directory.is_empty() => Some(PathBuf::from(directory)),
+        _ => dirs::cache_dir().map(|directory| directory.join("gpu-movegen")),
+    }
+}
+
+/// A file name for `key`: 128 bits of its SHA-256 in hex, then `extension`.
+/// Files also store their whole key, so a collision is a miss, never a wrong hit.
+pub(crate) fn file_name(key: &str, extension: &str) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(key.as_bytes());
+    let hex: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
+    format!("{hex}.{extension}")
+}
