@@ -3,7 +3,7 @@
 //! pipelines (`super::pipeline_cache`), each in a folder of the cache
 //! directory, each keyed by the build that found it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Changes with every change to the crate's sources or shaders (build.rs):
 /// what a build found about a device is not trusted by another build.
@@ -25,4 +25,18 @@ pub(crate) fn file_name(key: &str, extension: &str) -> String {
     let digest = sha2::Sha256::digest(key.as_bytes());
     let hex: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
     format!("{hex}.{extension}")
+}
+
+/// Writes `contents` to `file` whole: under a temporary name beside it, then
+/// renamed over it, so that a reader (another process of a GNU parallel run,
+/// say) never sees half a file. Makes the folder if needed.
+pub(crate) fn write_whole(file: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let directory = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(directory)?;
+    let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = directory.join(format!(".{}.{name}", std::process::id()));
+    std::fs::write(&temporary, contents)?;
+    std::fs::rename(&temporary, file).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temporary);
+    })
 }

@@ -122,19 +122,11 @@ fn read(file: &Path, key: &str) -> Option<Vec<u8>> {
     Some(data.to_vec())
 }
 
-/// Writes the file whole under a temporary name and renames it, so that a
-/// reader (another process of a GNU parallel run, say) never sees half of one.
+/// The file: the format line, the key, the data's digest, the data.
 fn write(file: &Path, key: &str, data: &[u8]) -> std::io::Result<()> {
-    let directory = file.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(directory)?;
-    let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = directory.join(format!(".{}.{name}", std::process::id()));
     let mut contents = format!("{MAGIC}\n{}\n{}\n", key.replace('\n', " "), hex_digest(data)).into_bytes();
     contents.extend_from_slice(data);
-    std::fs::write(&temporary, contents)?;
-    std::fs::rename(&temporary, file).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
+    super::cache::write_whole(file, &contents)
 }
 
 #[cfg(test)]

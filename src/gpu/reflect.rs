@@ -235,6 +235,7 @@ impl ComposedShader {
     /// can hold the parameters of many dispatches recorded together).
     /// `RuntimeChecks::Off` is only for modules whose every index is proven
     /// in range (see its documentation).
+    ///
     /// [`GpuContext::build_kernels`] builds them through the context's
     /// pipeline cache instead.
     pub fn build_kernels(

@@ -218,17 +218,11 @@ fn read_verdict(file: &std::path::Path, key: &str) -> Option<CheckResult> {
 }
 
 fn write_verdict(file: &std::path::Path, key: &str, outcome: &CheckResult) -> std::io::Result<()> {
-    let directory = file.parent().unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(directory)?;
     let verdict = match outcome {
         Ok(()) => "passed".to_owned(),
         Err(detail) => format!("failed: {}", detail.replace('\n', " ")),
     };
-    // Written whole and renamed, so a reader never sees half a verdict.
-    let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = directory.join(format!(".{}.{name}", std::process::id()));
-    std::fs::write(&temporary, format!("{key}\n{verdict}\n"))?;
-    std::fs::rename(&temporary, file)
+    super::cache::write_whole(file, format!("{key}\n{verdict}\n").as_bytes())
 }
 
 /// The long-loop kernel: every invocation runs a xorshift generator through
