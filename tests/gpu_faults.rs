@@ -133,3 +133,23 @@ fn the_library_returns_gpu_errors() {
     }
     scenario.teardown();
 }
+
+/// A device lost in the middle of a count on two devices (the fault point
+/// fires at some submit after work has gone well, on whichever device
+/// submits then): exit code 3, the device named, no count. Opening both
+/// devices and their self-tests take under 300 submits here and the count
+/// about 250 more, so these fall inside the count; a device destroyed from
+/// another thread mid-count is tests/gpu_devices.rs's.
+#[test]
+fn a_device_lost_under_two_devices_ends_the_run_with_exit_code_three() {
+    for setting in ["380*off->return", "480*off->return"] {
+        let failpoints = format!("gpu-device-lost={setting}");
+        let output = run(&["perft", "--devices", "2", "--depth", "6", "--cross-check", "0"], &failpoints, "");
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{failpoints}: {}{stderr}", text(&output.stdout));
+        assert!(output.stdout.is_empty(), "{failpoints} printed: {}", text(&output.stdout));
+        assert!(stderr.contains("GPU 1 of 2") || stderr.contains("GPU 2 of 2"), "{failpoints}: {stderr}");
+        assert!(stderr.contains("lost"), "{failpoints}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{failpoints}: {stderr}");
+    }
+}

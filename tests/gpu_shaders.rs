@@ -282,12 +282,16 @@ fn wgsl_structs_match_their_rust_twins() {
                 leaves,
                 tables,
                 remaining,
-                table_buckets,
+                table_shards,
+                shallow_buckets,
+                deep_buckets,
                 index_mask,
                 count_bits,
                 state_base,
                 table_base,
-                reserved
+                arena_capacity,
+                leaf_list,
+                list_total
             )
         )
     );
@@ -325,6 +329,7 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
         ("SCAN_BLOCK", engine::SCAN_BLOCK),
         ("FAULT_INVALID_POSITION", engine::FAULT_INVALID_POSITION),
         ("FAULT_ARENA_OVERFLOW", engine::FAULT_ARENA_OVERFLOW),
+        ("SHALLOW_MAX_REMAINING", engine::SHALLOW_MAX_REMAINING),
         ("TABLE_MAGIC_ATTACKS", shaders::TABLE_OFFSETS.magic_attacks),
         ("TABLE_BETWEEN", shaders::TABLE_OFFSETS.between),
     ] {

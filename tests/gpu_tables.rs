@@ -215,10 +215,73 @@ fn a_table_that_does_not_fit_is_refused_by_name() {
             .err()
             .expect("a 4 MiB table in 3 MiB");
     assert!(error.to_string().contains("--hash"), "{error}");
+    // More bindings than the device offers a stage.
     let limits = context.device.limits();
-    let too_large = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size).next_power_of_two() * 2;
-    let error = GpuPerft::with_options(&context, with_table(too_large, 32)).err().expect("a table past the binding");
+    let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+    let too_large = binding * u64::from(limits.max_storage_buffers_per_shader_stage);
+    let error = GpuPerft::with_options(&context, with_table(too_large, 32)).err().expect("a table past the bindings");
     assert!(error.to_string().contains("--hash"), "{error}");
+    assert!(error.to_string().contains("storage bindings"), "{error}");
+}
+
+/// Bindings of 1 MiB: the table spreads over eight bindings and the arena
+/// over several, so that probes, stores and levels cross from one binding to
+/// the next all the time; the suites stay exact, in both leaf shapes.
+#[test]
+fn tiny_bindings_spread_the_table_and_the_arena_and_the_suites_stay_exact() {
+    let context = context();
+    for fused_leaves in [true, false] {
+        let options =
+            PerftOptions { table_bytes: Some(8 * MIB), binding_bytes: Some(MIB), fused_leaves, ..Default::default() };
+        let mut gpu = engine(&context, options);
+        let report = gpu.memory_report();
+        assert!(report.table_bindings >= 8, "{report}");
+        assert!(report.arena_bindings >= 4, "{report}");
+        let mut checked = 0;
+        for text in [common::PERFT_SUITE, common::EDGE_CASES] {
+            let entries = common::suite(text);
+            let max_depth = if fused_leaves { 5 } else { 4 };
+            for depth in 1..=max_depth {
+                let batch: Vec<(Position, u64)> = entries
+                    .iter()
+                    .filter_map(|entry| {
+                        let expected = entry.expected.iter().find(|(at, _)| *at == depth)?.1;
+                        Some((entry.position().unwrap(), expected))
+                    })
+                    .collect();
+                let roots: Vec<Position> = batch.iter().map(|(root, _)| *root).collect();
+                let counted = gpu.perft(&roots, depth, &mut |_| {}).unwrap();
+                for ((root, expected), counted) in batch.iter().zip(counted) {
+                    assert_eq!(counted, *expected, "{} depth {depth}", root.to_fen());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} counts checked");
+        let statistics = gpu.statistics();
+        assert!(statistics.shallow_probes > 0 && statistics.deep_probes > 0, "{statistics:?}");
+    }
+}
+
+#[test]
+fn tiny_bindings_keep_shogi_and_go_exact() {
+    let context = context();
+    let options = ShogiPerftOptions { table_bytes: Some(4 * MIB), binding_bytes: Some(MIB), ..Default::default() };
+    let mut shogi = ShogiGpuPerft::with_options(&context, options).unwrap();
+    assert!(shogi.memory_report().table_bindings >= 4, "{}", shogi.memory_report());
+    let start = gpu_movegen::shogi::Position::start();
+    assert_eq!(shogi.perft(&[start], 4, &mut |_| {}).unwrap(), [719_731]);
+    let options = GoPerftOptions {
+        variant: BoardSize(7),
+        table_bytes: Some(4 * MIB),
+        binding_bytes: Some(MIB),
+        ..Default::default()
+    };
+    let mut go = GoGpuPerft::with_options(&context, options).unwrap();
+    assert!(go.memory_report().arena_bindings >= 2, "{}", go.memory_report());
+    let empty = gpu_movegen::go::Position::new(7).unwrap();
+    let expected = gpu_movegen::go::perft::perft(&empty, 4);
+    assert_eq!(go.perft(&[empty], 4, &mut |_| {}).unwrap(), [expected]);
 }
 
 #[test]
@@ -272,12 +335,14 @@ fn the_command_line_sizes_the_gpu_table_with_hash() {
     let output = command(&["perft", "--backend", "gpu", "--depth", "4", "--hash", "0"]);
     assert!(output.status.success());
     assert!(!text(&output.stderr).contains("transposition table"), "{}", text(&output.stderr));
-    let output = command(&["perft", "--backend", "gpu", "--depth", "4", "--hash", "4000"]);
+    // More storage bindings than the device offers (lavapipe: 48 of 128 MiB).
+    let output = command(&["perft", "--backend", "gpu", "--depth", "4", "--hash", "8000"]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("--hash"), "{}", text(&output.stderr));
     assert!(output.stdout.is_empty());
     let info = command(&["info"]);
     assert!(text(&info.stdout).contains("gpu perft transposition table: at most"), "{}", text(&info.stdout));
+    assert!(text(&info.stdout).contains("gpu perft memory plan"), "{}", text(&info.stdout));
 }
 
 #[test]

@@ -1,8 +1,9 @@
 // perft_engine.wgsl — what every game's perft kernels share with the
 // breadth-first perft engine (src/gpu/perft/).
 //
-// Reads: the arena of `PerftRecord`s (binding 1; each game's kernels say
-// `alias PerftRecord = ...;`), the root of each arena slot (binding 2) and
+// Reads: the arena of `PerftRecord`s (perft_memory: `perft_record(slot)`;
+// each game's kernels say `alias PerftRecord = ...;`), the root of each
+// arena slot (binding 2) and
 // the dispatch's `parameters` (binding 7); binding 0 is the game's own
 // read-only data. Writes: children into the arena and their roots, move
 // counts and their prefix sums (`scan_data`, binding 3), 64-bit totals per
@@ -21,12 +22,13 @@
 // A run with tables (`parameters.tables`) keeps a 64-bit subtree count per
 // slot in `multiplicity` instead of totals per root, and in `root_of` each
 // slot's parent and state (counted here, taken from the transposition
-// table, or an alias of an equal slot of its level); the table follows the
-// level's merge entries in `merge_table`. `dedupe_level` probes and merges a
+// table, or an alias of an equal slot of its level); the table lives in
+// shards reached through perft_memory. `dedupe_level` probes and merges a
 // level just written and `reduce_level` adds a counted level's subtrees to
 // their parents' and stores them, one invocation a slot.
 
 #import scan
+#import perft_memory
 
 // Rust twin: PerftParameters in src/gpu/perft/mod.rs.
 struct PerftParameters {
@@ -50,24 +52,33 @@ struct PerftParameters {
     tables: u32,
     // dedupe_level, reduce_level: plies still to count below each slot of the level.
     remaining: u32,
-    // Buckets of the transposition table.
-    table_buckets: u32,
-    // The bits of a hash that pick a table bucket or a merge entry: all of
-    // them but in tests, which keep a few so that collisions happen constantly.
+    // Table shards in use (at most the layout's bindings), and buckets of
+    // each shard's shallow and deep regions (see table_slot).
+    table_shards: u32,
+    shallow_buckets: u32,
+    deep_buckets: u32,
+    // The bits of a hash that pick a table shard and bucket or a merge entry:
+    // all of them but in tests, which keep a few so that collisions happen constantly.
     index_mask: u32,
     // With tables, a subtree count at or past 2^count_bits faults as one
     // past 2^64 would: 64 in real use, less in tests of the 128-bit path.
     count_bits: u32,
     // With tables: where the slots' states start in `root_of` (the arena's
-    // capacity), and where the transposition table starts in `merge_table`.
+    // capacity), and, with a table inside the merge entries' binding, where
+    // it starts there.
     state_base: u32,
     table_base: u32,
-    reserved: u32,
+    // Slots of the arena: a child at or past it is an overflow.
+    arena_capacity: u32,
+    // Leaf kernels: 1 when they take their slots from the list of live
+    // slots `gather_live` wrote (positions start..start + count of it), whose
+    // length is scan_data[list_total].
+    leaf_list: u32,
+    list_total: u32,
 }
 
 const NO_ROOT: u32 = 0xffffffffu;
 
-@group(0) @binding(1) var<storage, read_write> arena: array<PerftRecord>;
 @group(0) @binding(2) var<storage, read_write> root_of: array<u32>;
 @group(0) @binding(3) var<storage, read_write> scan_data: array<u32>;
 @group(0) @binding(5) var<storage, read_write> totals: array<atomic<u32>>;
@@ -79,19 +90,15 @@ const NO_ROOT: u32 = 0xffffffffu;
 @group(0) @binding(9) var<storage, read_write> merge_table: array<atomic<u32>>;
 // With tables, `root_of` holds each slot's parent, then from
 // `parameters.state_base` on each slot's state: SLOT_LIVE, SLOT_RESOLVED or
-// the slot this one is an alias of; and `merge_table` holds the
-// transposition table from `parameters.table_base` on: buckets of
-// TABLE_BUCKET_WORDS atomic words, two entries of TABLE_ENTRY_WORDS (see
-// table_probe). Atomic, since stores of one dispatch race each other (probes
-// run in other dispatches); a race that mixes an entry's words fails its
-// check word. Eight storage bindings in all: WebGPU's default limit.
+// the slot this one is an alias of. The transposition table's words are in
+// perft_memory's shards (see "Transposition tables" below). Atomic, since
+// stores of one dispatch race each other (probes run in other dispatches);
+// a race that mixes an entry's words fails its seal.
 
 // slot_state: the slot is counted here (its children expanded or its leaves counted).
 const SLOT_LIVE: u32 = 0xffffffffu;
 // slot_state: the slot's count came from the transposition table.
 const SLOT_RESOLVED: u32 = 0xfffffffeu;
-const TABLE_ENTRY_WORDS: u32 = 8u;
-const TABLE_BUCKET_WORDS: u32 = 16u;
 
 // The multiplicity of `slot` as (low, high).
 fn slot_multiplicity(slot: u32) -> vec2<u32> {
@@ -283,15 +290,59 @@ fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
     return slot;
 }
 
-// The slot a leaf kernel's invocation counts: the dispatch's slot, or
-// NO_ROOT past the dispatch or for a slot not counted here.
+// The slot a leaf kernel's invocation counts, or NO_ROOT: past the
+// dispatch, a slot not counted here, or past the end of the live list.
 fn leaf_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
     let index = grid_index(workgroup, groups, local);
     if index >= parameters.count {
         return NO_ROOT;
     }
+    if parameters.leaf_list != 0u {
+        let place = parameters.start + index;
+        if place >= scan_data[parameters.list_total] {
+            return NO_ROOT;
+        }
+        return atomicLoad(&merge_table[place]);
+    }
     let slot = parameters.start + index;
     return select(NO_ROOT, slot, perft_live(slot));
+}
+
+// One invocation a slot of a leaf level: 1 in scan_data when the slot is
+// counted here, else 0. The scan then gives each live slot its place in
+// the live list.
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn mark_live(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        scan_data[slot] = select(0u, 1u, perft_live(slot));
+    }
+}
+
+// One invocation a slot of a leaf level, after mark_live and the scan: each
+// live slot writes itself to its place in the live list, the first words
+// of `merge_table` (the level's merge entries are spent by then). The leaf
+// kernels then run on live positions only: on a SIMD machine a lane whose
+// slot was merged or taken from the table would still cost what its
+// neighbours' move generation costs.
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn gather_live(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index < parameters.count {
+        let slot = parameters.start + index;
+        if perft_live(slot) {
+            atomicStore(&merge_table[scan_data[slot]], slot);
+        }
+    }
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
@@ -375,13 +426,31 @@ fn merge_duplicates(
 //
 // A position's key is 128 bits: four 32-bit lanes, each a hash of the
 // record's words with its own seed and multipliers (a game's
-// `perft_record_key` feeds its words to perft_key_add). Entries are
-// TABLE_ENTRY_WORDS atomic words: the key's four lanes, the subtree count
-// (low, high), the remaining depth and a check word mixing all seven. Two
-// writers of one entry in one dispatch can leave its words mixed; the check
-// then fails and the entry reads as a miss, never as a hit. A bucket holds
-// two entries: the first keeps the deepest subtree (replaced only by a
+// `perft_record_key` feeds its words to perft_key_add). Lane x picks the
+// shard and lane y the bucket (both mixed with the remaining depth); lanes z
+// and w, 64 bits, are the fragment an entry keeps to tell its position from
+// the others of its bucket. Each shard holds `shallow_buckets` buckets of
+// compact entries for subtrees of 1 to SHALLOW_MAX_REMAINING plies, then
+// `deep_buckets` buckets of wide entries for the deeper ones. A bucket holds
+// two entries: the first keeps the deeper subtree (replaced only by a
 // deeper one), the second takes every other store.
+//
+// A compact entry is three words: the fragment's two words, each sealed
+// (XORed) with a mix of the data word, then the data word: the count in 30
+// bits and the remaining depth in the top two. A wide entry is four: the
+// sealed fragment, the count's low word, and its high 24 bits with the depth
+// in the top eight. An empty entry (all zero) has depth 0, which no probe
+// asks for. Two writers of one entry in one dispatch can leave its words
+// mixed; the seal then fails (but with chance 2^-64) and the entry reads as
+// a miss. Counts too wide for their entry (2^30 compact, 2^56 wide) are not
+// stored.
+
+const SHALLOW_ENTRY_WORDS: u32 = 3u;
+const SHALLOW_BUCKET_WORDS: u32 = 6u;
+const SHALLOW_COUNT_BITS: u32 = 30u;
+const DEEP_ENTRY_WORDS: u32 = 4u;
+const DEEP_BUCKET_WORDS: u32 = 8u;
+const DEEP_COUNT_HIGH_BITS: u32 = 24u;
 
 // One murmur-style finishing mix of a 32-bit word.
 fn perft_mix(value: u32) -> u32 {
@@ -414,60 +483,95 @@ fn perft_key_finish(key: vec4<u32>) -> vec4<u32> {
     return mixed ^ (mixed.yzwx * 0x9e3779b9u);
 }
 
-// The check word of an entry: every other word mixed in turn.
-fn table_check(key: vec4<u32>, count: vec2<u32>, remaining: u32) -> u32 {
-    var check = perft_mix(remaining ^ 0x6a09e667u);
-    check = perft_mix(check ^ count.x);
-    check = perft_mix(check ^ count.y);
-    check = perft_mix(check ^ key.x);
-    check = perft_mix(check ^ key.y);
-    check = perft_mix(check ^ key.z);
-    return perft_mix(check ^ key.w);
+// The two words an entry's fragment is sealed with: mixes of both data
+// words, so that an entry whose words came from two writers fails the check.
+fn table_seal(data: vec2<u32>) -> vec2<u32> {
+    let first = perft_mix(data.x ^ 0x9e3779b9u ^ perft_mix(data.y ^ 0x7f4a7c15u));
+    return vec2<u32>(first, perft_mix(first ^ data.y ^ 0x85ebca6bu));
 }
 
-// The first word of the bucket of `key` at `remaining` plies.
-fn table_bucket(key: vec4<u32>, remaining: u32) -> u32 {
-    let index = ((key.x ^ perft_mix(remaining)) & parameters.index_mask) % parameters.table_buckets;
-    return parameters.table_base + index * TABLE_BUCKET_WORDS;
+// Where `key` at `remaining` plies lives: (shard, first word of its bucket).
+fn table_slot(key: vec4<u32>, remaining: u32) -> vec2<u32> {
+    let shard = ((key.x ^ perft_mix(remaining ^ 0x3c6ef372u)) & parameters.index_mask) % parameters.table_shards;
+    let index = (key.y ^ perft_mix(remaining)) & parameters.index_mask;
+    if remaining <= SHALLOW_MAX_REMAINING {
+        return vec2<u32>(shard, (index % parameters.shallow_buckets) * SHALLOW_BUCKET_WORDS);
+    }
+    let deep_start = parameters.shallow_buckets * SHALLOW_BUCKET_WORDS;
+    return vec2<u32>(shard, deep_start + (index % parameters.deep_buckets) * DEEP_BUCKET_WORDS);
+}
+
+// The data words of an entry: (count low, count high with the depth) for a
+// wide entry, (count with the depth, 0) for a compact one.
+fn table_entry_data(count: vec2<u32>, remaining: u32) -> vec2<u32> {
+    if remaining <= SHALLOW_MAX_REMAINING {
+        return vec2<u32>(count.x | (remaining << SHALLOW_COUNT_BITS), 0u);
+    }
+    return vec2<u32>(count.x, count.y | (remaining << DEEP_COUNT_HIGH_BITS));
+}
+
+// The depth an entry's data words hold (0 for an empty entry).
+fn table_entry_depth(data: vec2<u32>, shallow: bool) -> u32 {
+    return select(data.y >> DEEP_COUNT_HIGH_BITS, data.x >> SHALLOW_COUNT_BITS, shallow);
+}
+
+// The data words of the entry at `word` of `shard`.
+fn table_read_data(shard: u32, word: u32, shallow: bool) -> vec2<u32> {
+    if shallow {
+        return vec2<u32>(table_word(shard, word + 2u), 0u);
+    }
+    return vec2<u32>(table_word(shard, word + 2u), table_word(shard, word + 3u));
 }
 
 // The subtree count stored for `key` at `remaining` plies, as (found, low, high).
 fn table_probe(key: vec4<u32>, remaining: u32) -> vec3<u32> {
-    let bucket = table_bucket(key, remaining);
+    let place = table_slot(key, remaining);
+    let shallow = remaining <= SHALLOW_MAX_REMAINING;
+    let entry_words = select(DEEP_ENTRY_WORDS, SHALLOW_ENTRY_WORDS, shallow);
     var found = vec3<u32>(0u, 0u, 0u);
     for (var entry = 0u; entry < 2u; entry++) {
-        let base = bucket + entry * TABLE_ENTRY_WORDS;
-        let stored = vec4<u32>(
-            atomicLoad(&merge_table[base]),
-            atomicLoad(&merge_table[base + 1u]),
-            atomicLoad(&merge_table[base + 2u]),
-            atomicLoad(&merge_table[base + 3u]),
-        );
-        if all(stored == key) && atomicLoad(&merge_table[base + 6u]) == remaining {
-            let count = vec2<u32>(atomicLoad(&merge_table[base + 4u]), atomicLoad(&merge_table[base + 5u]));
-            if atomicLoad(&merge_table[base + 7u]) == table_check(key, count, remaining) {
-                found = vec3<u32>(1u, count);
+        let word = place.y + entry * entry_words;
+        let data = table_read_data(place.x, word, shallow);
+        if table_entry_depth(data, shallow) != remaining {
+            continue;
+        }
+        let seal = table_seal(data);
+        let fragment = vec2<u32>(table_word(place.x, word) ^ seal.x, table_word(place.x, word + 1u) ^ seal.y);
+        if all(fragment == key.zw) {
+            if shallow {
+                found = vec3<u32>(1u, data.x & ((1u << SHALLOW_COUNT_BITS) - 1u), 0u);
+            } else {
+                found = vec3<u32>(1u, data.x, data.y & ((1u << DEEP_COUNT_HIGH_BITS) - 1u));
             }
         }
     }
     return found;
 }
 
-// Stores the subtree count of `key` at `remaining` plies.
+// Stores the subtree count of `key` at `remaining` plies, unless it is too
+// wide for its entry.
 fn table_store(key: vec4<u32>, remaining: u32, count: vec2<u32>) {
-    let bucket = table_bucket(key, remaining);
-    // The first entry keeps the deepest subtree: it goes to an empty entry
+    let shallow = remaining <= SHALLOW_MAX_REMAINING;
+    if shallow && (count.y != 0u || (count.x >> SHALLOW_COUNT_BITS) != 0u) {
+        return;
+    }
+    if !shallow && (count.y >> DEEP_COUNT_HIGH_BITS) != 0u {
+        return;
+    }
+    let place = table_slot(key, remaining);
+    let entry_words = select(DEEP_ENTRY_WORDS, SHALLOW_ENTRY_WORDS, shallow);
+    // The first entry keeps the deeper subtree: it takes an empty entry
     // (depth 0) or a deeper subtree; the rest go to the second.
-    let deep_depth = atomicLoad(&merge_table[bucket + 6u]);
-    let base = select(bucket + TABLE_ENTRY_WORDS, bucket, remaining > deep_depth);
-    atomicStore(&merge_table[base], key.x);
-    atomicStore(&merge_table[base + 1u], key.y);
-    atomicStore(&merge_table[base + 2u], key.z);
-    atomicStore(&merge_table[base + 3u], key.w);
-    atomicStore(&merge_table[base + 4u], count.x);
-    atomicStore(&merge_table[base + 5u], count.y);
-    atomicStore(&merge_table[base + 6u], remaining);
-    atomicStore(&merge_table[base + 7u], table_check(key, count, remaining));
+    let first_depth = table_entry_depth(table_read_data(place.x, place.y, shallow), shallow);
+    let word = select(place.y + entry_words, place.y, remaining > first_depth);
+    let data = table_entry_data(count, remaining);
+    let seal = table_seal(data);
+    table_set_word(place.x, word, key.z ^ seal.x);
+    table_set_word(place.x, word + 1u, key.w ^ seal.y);
+    table_set_word(place.x, word + 2u, data.x);
+    if !shallow {
+        table_set_word(place.x, word + 3u, data.y);
+    }
 }
 
 // A position's 64-bit subtree count, stored in its multiplicity words.

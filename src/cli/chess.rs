@@ -243,9 +243,7 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     let seconds = started.elapsed().as_secs_f64();
     progress.finish(u64::try_from(nodes).unwrap_or(u64::MAX), &engine.describe());
     let checks = arguments.cross_check.unwrap_or(if arguments.depth >= 5 { DEFAULT_CROSS_CHECKS } else { 0 });
-    if let Engine::Gpu(..) = engine
-        && checks > 0
-    {
+    if engine.on_gpu() && checks > 0 {
         let seed: u64 = rand::random();
         let subtrees = cross_check::draw_subtrees(&position, arguments.depth, checks as usize, seed);
         let quiet = Progress::new(true);
@@ -275,10 +273,7 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
         if !arguments.counting.quiet {
             eprintln!("cross-check: {checks} random subtrees counted equal on the GPU and the CPU");
         }
-    } else if let Engine::Cpu(..) = engine
-        && arguments.cross_check.is_some_and(|checks| checks > 0)
-        && !arguments.counting.quiet
-    {
+    } else if !engine.on_gpu() && arguments.cross_check.is_some_and(|checks| checks > 0) && !arguments.counting.quiet {
         super::common::note("--cross-check compares the GPU with the CPU; this count ran on the CPU, so there is none");
     }
     if arguments.json {
@@ -446,7 +441,14 @@ pub fn run_perftree(
     if depth == 0 {
         return Err(CliError::Usage("DEPTH must be at least 1".to_owned()));
     }
-    let counting = CountingArgs { threads: None, backend, hash: HashArgs { mebibytes: None }, quiet: true, shaders };
+    let counting = CountingArgs {
+        threads: None,
+        backend,
+        hash: HashArgs { mebibytes: None },
+        quiet: true,
+        shaders,
+        devices: None,
+    };
     let mut engine = Engine::open(counting, depth)?;
     let counts = engine.divide(&position, depth, &Progress::new(true))?;
     let mut stdout = std::io::stdout().lock();

@@ -21,8 +21,9 @@ pub struct ShaderArgs {
     /// Native 64-bit bitboards in the shaders (needs SHADER_INT64); `auto` takes the measured default.
     #[arg(long, value_enum, default_value_t = Int64Arg::Auto)]
     pub int64: Int64Arg,
-    /// The most GPU memory to allocate, in MiB (default: what the device allows,
-    /// up to about 1.6 GiB for perft). Smaller is slower, never less exact.
+    /// The most GPU memory to allocate, in MiB (default: nine tenths of the
+    /// device's; perft takes what its depth wants of it, most of it for a
+    /// deep count). Smaller is slower, never less exact.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub gpu_memory: Option<u64>,
 }
@@ -76,6 +77,29 @@ impl ShaderArgs {
             Int64Arg::Off => Int64Mode::Off,
         };
         Ok(ShaderVariant { slider, native_u64: mode.resolve(context.device.features())? })
+    }
+}
+
+/// How many GPUs a count runs on (`--devices`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceCount {
+    /// Every GPU of the machine.
+    All,
+    /// That many.
+    Count(usize),
+}
+
+/// The most devices `--devices` takes.
+const MAX_DEVICES: usize = 64;
+
+/// `--devices N|all`.
+pub fn parse_device_count(text: &str) -> Result<DeviceCount, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(DeviceCount::All);
+    }
+    match text.parse::<usize>() {
+        Ok(count) if (1..=MAX_DEVICES).contains(&count) => Ok(DeviceCount::Count(count)),
+        _ => Err(format!("expected `all` or a number of devices from 1 to {MAX_DEVICES}")),
     }
 }
 
@@ -192,6 +216,8 @@ pub struct Progress {
     parts_done: AtomicU64,
     started: Instant,
     quiet: bool,
+    /// More to show after the rate (each device's share, on several GPUs).
+    detail: std::sync::Mutex<String>,
 }
 
 impl gpu_movegen::chess::cpu_perft::PerftProgress for Progress {
@@ -222,7 +248,13 @@ impl Progress {
             parts_done: AtomicU64::new(0),
             started: Instant::now(),
             quiet,
+            detail: std::sync::Mutex::default(),
         }
+    }
+
+    /// Text shown after the rate from now on.
+    pub fn set_detail(&self, detail: String) {
+        *self.detail.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = detail;
     }
 
     /// Adds `parts` more parts the work is made of (the time left is
@@ -270,7 +302,9 @@ impl Progress {
         } else {
             String::new()
         };
-        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s{left}", nodes as f64 / seconds / 1e6));
+        let detail = self.detail.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        let detail = if detail.is_empty() { detail } else { format!("; {detail}") };
+        self.bar.set_message(format!("{nodes} nodes, {:.1} M nodes/s{left}{detail}", nodes as f64 / seconds / 1e6));
     }
 
     /// Clears the bar and prints the summary line.
@@ -343,6 +377,21 @@ static GPU_TIMEOUT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new(
 /// Records `--gpu-timeout` for every context [`open_gpu`] opens.
 pub fn set_gpu_timeout(seconds: Option<u64>) {
     let _ = GPU_TIMEOUT.set(seconds);
+}
+
+/// The command line's `--gpu-timeout`, if it gave one.
+pub fn gpu_timeout() -> Option<u64> {
+    GPU_TIMEOUT.get().copied().flatten()
+}
+
+/// Says on stderr where a GPU count's memory went, when that is worth a
+/// line: a table of 1 GiB or more, or one spread over several bindings
+/// (`sized_by_default`: the table was sized to the device, not by --hash).
+pub fn note_memory_plan(report: &gpu_movegen::gpu::perft::MemoryReport, sized_by_default: bool) {
+    if report.table_bytes >= 1 << 30 || report.table_bindings > 1 {
+        let how = if sized_by_default { "; --hash MIB or --gpu-memory MIB caps it" } else { "" };
+        note(&format!("GPU memory: {report}{how}"));
+    }
 }
 
 /// Opens the GPU (the adapter [`GpuContext::new`] prefers) with the

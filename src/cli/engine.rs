@@ -2,13 +2,14 @@
 //! or the GPU's perft engine, chosen once per command.
 
 use gpu_movegen::chess::cpu_perft::CpuPerft;
-use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
+use gpu_movegen::chess::gpu::{Chess, GpuPerft, PerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::transposition::physical_mebibytes;
-use gpu_movegen::gpu::perft::default_table_bytes;
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::perft::{DevicePool, default_table_bytes};
 use gpu_movegen::{Move, Position, perft};
 
-use super::common::{Backend, CliError, Progress, ShaderArgs, open_backend};
+use super::common::{Backend, CliError, DeviceCount, Progress, ShaderArgs, open_backend};
 
 /// Where and how perft counts: what `perft` and `perft run-unit` share.
 #[derive(clap::Args, Clone, Copy)]
@@ -26,6 +27,12 @@ pub struct CountingArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub shaders: ShaderArgs,
+    /// Count on N GPUs at once (`all`: every GPU), each with its own
+    /// transposition table of --hash MiB, the root's subtrees handed out as
+    /// they ask for work; where the machine has one adapter, N devices are
+    /// opened on it. Implies --backend gpu. Default: 1.
+    #[arg(long, value_name = "N|all", value_parser = super::common::parse_device_count)]
+    pub devices: Option<DeviceCount>,
 }
 
 /// The transposition table's size.
@@ -48,6 +55,8 @@ const WIDE_CPU_DEPTH: u32 = 12;
 pub enum Engine {
     Cpu(CpuPerft),
     Gpu(Box<GpuPerft>, String),
+    /// Several GPUs (`--devices`), each with its own engine.
+    Devices(Box<DevicePool<Chess>>, String),
 }
 
 impl Engine {
@@ -59,42 +68,34 @@ impl Engine {
     /// [`Engine::open`], with the statistics kernel (GPU) or a statistics
     /// table instead of the count table (CPU) when `statistics` is set.
     pub fn open_for(counting: CountingArgs, depth: u32, statistics: bool) -> Result<Engine, CliError> {
-        let CountingArgs { threads, backend, hash, shaders, quiet } = counting;
+        let CountingArgs { threads, backend, hash, shaders, quiet, devices } = counting;
         super::common::set_quiet(quiet);
-        // A table larger than half the machine could only end in an allocation abort.
-        if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
-            && wanted > physical / 2
+        if let Some(devices) = devices
+            && devices != DeviceCount::Count(1)
         {
-            return Err(CliError::Usage(format!(
-                "--hash {wanted} MiB is more than half of this machine's {physical} MiB of memory (0 to {})",
-                physical / 2
-            )));
+            if backend == Backend::Cpu {
+                return Err(CliError::Usage("--devices counts on GPUs; it cannot go with --backend cpu".to_owned()));
+            }
+            if statistics {
+                return Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned()));
+            }
+            return Engine::open_devices(devices, hash, shaders, depth);
         }
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = super::common::open_gpu()?;
-            let variant = shaders.variant(&context)?;
-            let description = format!("{}, {}", context.adapter_description(), variant.name());
-            let memory_limit = shaders.memory_limit();
-            let table_bytes = match hash.mebibytes {
-                Some(mebibytes) => mebibytes << 20,
-                None => default_table_bytes(&context, memory_limit, Some(depth)),
-            };
-            let options = PerftOptions {
-                variant,
-                memory_limit,
-                merge_transpositions: hash.mebibytes != Some(0),
-                leaf_statistics: statistics,
-                table_bytes: Some(table_bytes),
-                ..Default::default()
-            };
-            let engine = GpuPerft::with_options(&context, options)?;
-            let description = match engine.transposition_table_bytes() {
-                0 => description,
-                bytes => format!("{description}, {} MiB transposition table", bytes >> 20),
-            };
+            let (engine, description) = open_gpu_engine(&context, hash, shaders, depth, statistics)?;
             Ok(Engine::Gpu(Box::new(engine), description))
         };
         let cpu = || -> Result<Engine, CliError> {
+            // A table larger than half the machine could only end in an allocation abort.
+            if let (Some(wanted), Some(physical)) = (hash.mebibytes, physical_mebibytes())
+                && wanted > physical / 2
+            {
+                return Err(CliError::Usage(format!(
+                    "--hash {wanted} MiB is more than half of this machine's {physical} MiB of memory (0 to {})",
+                    physical / 2
+                )));
+            }
             let mut builder = CpuPerft::builder().statistics(statistics);
             if let Some(threads) = threads {
                 builder = builder.threads(threads as usize);
@@ -107,11 +108,50 @@ impl Engine {
         open_backend(backend, gpu, cpu)
     }
 
+    /// One engine on each of `devices` GPUs.
+    fn open_devices(devices: DeviceCount, hash: HashArgs, shaders: ShaderArgs, depth: u32) -> Result<Engine, CliError> {
+        let count = match devices {
+            DeviceCount::All => None,
+            DeviceCount::Count(count) => Some(count),
+        };
+        let contexts = GpuContext::open_devices(count).map_err(|error| match error {
+            gpu_movegen::gpu::GpuError::Limits(message) => CliError::Usage(format!("--devices: {message}")),
+            error => CliError::from(error),
+        })?;
+        let mut engines = Vec::with_capacity(contexts.len());
+        let mut names = Vec::with_capacity(contexts.len());
+        for (index, context) in contexts.iter().enumerate() {
+            if let Some(seconds) = super::common::gpu_timeout() {
+                context.set_wait_timeout(std::time::Duration::from_secs(seconds));
+            }
+            let (engine, description) = open_gpu_engine(context, hash, shaders, depth, false).map_err(|error| {
+                gpu_movegen::gpu::GpuError::OnDevice {
+                    device: format!("GPU {} of {}", index + 1, contexts.len()),
+                    source: Box::new(error),
+                }
+            })?;
+            engines.push(engine);
+            names.push(description);
+        }
+        let description = if names.iter().all(|name| *name == names[0]) {
+            format!("{} GPUs, each {}", names.len(), names[0])
+        } else {
+            format!("{} GPUs: {}", names.len(), names.join("; "))
+        };
+        Ok(Engine::Devices(Box::new(DevicePool::new(engines, names)), description))
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Engine::Cpu(perft) => perft.describe(),
             Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
+            Engine::Devices(_, devices) => devices.clone(),
         }
+    }
+
+    /// Whether the count runs on the GPU (one or several).
+    pub fn on_gpu(&self) -> bool {
+        !matches!(self, Engine::Cpu(_))
     }
 
     /// Perft of every root to `depth`; `progress` hears of nodes counted.
@@ -122,6 +162,17 @@ impl Engine {
                 Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
             }
             Engine::Cpu(perft) => Ok(perft.perft(roots, depth, progress)),
+            Engine::Devices(pool, _) => {
+                let counts = pool_perft(pool, roots, depth, progress)?;
+                counts
+                    .into_iter()
+                    .map(|count| {
+                        u64::try_from(count).map_err(|_| {
+                            CliError::Gpu(format!("a perft({depth}) count passes 2^64, more than this call returns"))
+                        })
+                    })
+                    .collect()
+            }
         }
     }
 
@@ -140,21 +191,28 @@ impl Engine {
                 Ok(perft.perft(&children, depth - 1, progress).into_iter().map(u128::from).sum())
             }
             Engine::Cpu(perft) => Ok(u128::from(perft.perft(std::slice::from_ref(position), depth, progress)[0])),
+            Engine::Devices(pool, _) => Ok(pool_perft(pool, std::slice::from_ref(position), depth, progress)?[0]),
         }
     }
 
     /// Empties the GPU's transposition table, so that later GPU counts are
     /// made anew (what `--cross-check` needs; it runs on the GPU only).
     pub fn clear_table(&mut self) -> Result<(), CliError> {
-        if let Engine::Gpu(perft, _) = self {
-            perft.clear_table()?;
+        match self {
+            Engine::Gpu(perft, _) => perft.clear_table()?,
+            Engine::Devices(pool, _) => {
+                for engine in pool.engines_mut() {
+                    engine.clear_table()?;
+                }
+            }
+            Engine::Cpu(_) => {}
         }
         Ok(())
     }
 
     /// `"gpu"` or `"cpu"`, as JSON reports name the backend.
     pub fn backend_name(&self) -> &'static str {
-        if let Engine::Gpu(..) = self { "gpu" } else { "cpu" }
+        if self.on_gpu() { "gpu" } else { "cpu" }
     }
 
     /// The statistics of every root's leaves `depth` plies below it (the
@@ -171,6 +229,7 @@ impl Engine {
                 Ok(perft.perft_stats(roots, depth, &mut |nodes| progress.set(base + nodes))?)
             }
             Engine::Cpu(perft) => Ok(perft.perft_stats(roots, depth, progress)),
+            Engine::Devices(..) => Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned())),
         }
     }
 
@@ -187,6 +246,7 @@ impl Engine {
                 Ok(perft.divide_stats(position, depth, &mut |nodes| progress.set(base + nodes))?)
             }
             Engine::Cpu(perft) => Ok(perft.divide_stats(position, depth, progress)),
+            Engine::Devices(..) => Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned())),
         }
     }
 
@@ -198,4 +258,62 @@ impl Engine {
     ) -> Result<Vec<(Move, u64)>, CliError> {
         perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
+}
+
+/// A chess engine on `context` with the command line's table and shader
+/// settings, and its description for the summary line; says on stderr where
+/// a large table went.
+fn open_gpu_engine(
+    context: &GpuContext,
+    hash: HashArgs,
+    shaders: ShaderArgs,
+    depth: u32,
+    statistics: bool,
+) -> Result<(GpuPerft, String), gpu_movegen::gpu::GpuError> {
+    let variant = shaders.variant(context)?;
+    let description = format!("{}, {}", context.adapter_description(), variant.name());
+    let memory_limit = shaders.memory_limit();
+    if hash.mebibytes.is_none() && !context.is_software() {
+        // A table sized to the device needs the device's size; where the
+        // driver gives none, it is found by allocation probes.
+        context.find_device_memory()?;
+    }
+    let table_bytes = match hash.mebibytes {
+        Some(mebibytes) => mebibytes << 20,
+        None => default_table_bytes(context, memory_limit, Some(depth)),
+    };
+    let options = PerftOptions {
+        variant,
+        memory_limit,
+        merge_transpositions: hash.mebibytes != Some(0),
+        leaf_statistics: statistics,
+        table_bytes: Some(table_bytes),
+        ..Default::default()
+    };
+    let engine = GpuPerft::with_options(context, options)?;
+    let report = engine.memory_report();
+    super::common::note_memory_plan(&report, hash.mebibytes.is_none());
+    let description = match engine.transposition_table_bytes() {
+        0 => description,
+        bytes => format!("{description}, {} MiB transposition table", bytes >> 20),
+    };
+    Ok((engine, description))
+}
+
+/// A count on several devices, progress showing each.
+fn pool_perft(
+    pool: &mut DevicePool<Chess>,
+    roots: &[Position],
+    depth: u32,
+    progress: &Progress,
+) -> Result<Vec<u128>, CliError> {
+    let base = progress.nodes();
+    let show = |state: &gpu_movegen::gpu::perft::PoolProgress| {
+        let total: u64 = state.nodes.iter().sum();
+        let each: Vec<String> =
+            state.nodes.iter().enumerate().map(|(index, nodes)| format!("GPU {}: {nodes}", index + 1)).collect();
+        progress.set_detail(format!("{} ({}/{} subtrees)", each.join(", "), state.subtrees_done, state.subtrees));
+        progress.set(base + total);
+    };
+    Ok(pool.perft_wide(roots, depth, &show)?)
 }

@@ -39,10 +39,22 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     let table = gpu_movegen::gpu::perft::default_table_bytes(&context, None, Some(64));
     writeln!(
         stdout,
-        "gpu perft transposition table: at most {} MiB by default (half a storage binding, 2 GiB, an eighth of memory \
-         on a software adapter; less when the depth needs less); --hash MIB sets it",
+        "gpu perft transposition table: at most {} MiB by default (what the depth wants: 64 MiB at depth 6, four \
+         times more a ply beyond on a GPU, three on a software adapter; at most nine tenths of the device's memory \
+         less the arena's share, and an eighth of memory on a software adapter); --hash MIB sets it",
         table >> 20
     )?;
+    match context.device_memory() {
+        Some(memory) => writeln!(stdout, "device memory: {memory}")?,
+        None => {
+            writeln!(stdout, "device memory: not reported by the driver (a deep count finds it by allocation probes)")?
+        }
+    }
+    let options = gpu_movegen::chess::gpu::PerftOptions { variant, table_bytes: Some(table), ..Default::default() };
+    match gpu_movegen::gpu::perft::plan_report::<gpu_movegen::chess::gpu::Chess>(&context, &options) {
+        Ok(report) => writeln!(stdout, "gpu perft memory plan (the largest default table): {report}")?,
+        Err(error) => writeln!(stdout, "gpu perft memory plan: none fits ({error})")?,
+    }
     writeln!(
         stdout,
         "gtp playouts (--backend auto): {}",
@@ -54,6 +66,7 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     writeln!(stdout, "limits:")?;
     writeln!(stdout, "  max_storage_buffer_binding_size: {}", limits.max_storage_buffer_binding_size)?;
     writeln!(stdout, "  max_buffer_size: {}", limits.max_buffer_size)?;
+    writeln!(stdout, "  max_storage_buffers_per_shader_stage: {}", limits.max_storage_buffers_per_shader_stage)?;
     writeln!(stdout, "  max_compute_workgroups_per_dimension: {}", limits.max_compute_workgroups_per_dimension)?;
     writeln!(stdout, "  max_compute_invocations_per_workgroup: {}", limits.max_compute_invocations_per_workgroup)?;
     writeln!(stdout, "  max_compute_workgroup_storage_size: {}", limits.max_compute_workgroup_storage_size)?;

@@ -317,6 +317,7 @@ impl Game for Chess {
                 hash: HashArgs { mebibytes: settings.hash },
                 quiet: true,
                 shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
+                devices: None,
             };
             Engine::open(counting, deepest)
         })?;

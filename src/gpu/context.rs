@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::device_memory::{self, DeviceMemory};
 use super::faults;
 use super::pipeline_cache::{PipelineCacheFile, PipelineCacheInfo};
 
@@ -64,6 +65,9 @@ pub struct GpuContext {
     /// The driver's cache of compiled pipelines, kept between processes
     /// (see `super::pipeline_cache`); `None` where the adapter has none.
     pipeline_cache: Option<Arc<PipelineCacheFile>>,
+    /// The device's memory, once known: read from the driver when the
+    /// device is opened, or probed on first need (see `super::device_memory`).
+    memory: Arc<Mutex<Option<DeviceMemory>>>,
 }
 
 /// The default limit of one wait on a hardware GPU. Every submission is
@@ -166,7 +170,61 @@ impl GpuContext {
     /// [`GpuContext::new`], awaited: the one way to open a device in a
     /// browser, where nothing may block.
     pub async fn new_async() -> Result<GpuContext, GpuError> {
-        let adapter = choose_adapter().await?;
+        GpuContext::open_on(&choose_adapter().await?).await
+    }
+
+    /// Opens `count` devices for one count spread over them: the `count`
+    /// best adapters of the backend [`GpuContext::new`] would use (real GPUs
+    /// only, unless the only adapter is a software one), or `count` devices
+    /// on the one adapter where there is just one. `None` opens one device
+    /// on every adapter. Each device keeps its own self-test verdicts, so
+    /// every one of them passes the self-test before it counts.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_devices(count: Option<usize>) -> Result<Vec<GpuContext>, GpuError> {
+        super::block_on(GpuContext::open_devices_async(count))
+    }
+
+    /// [`GpuContext::open_devices`], awaited.
+    pub async fn open_devices_async(count: Option<usize>) -> Result<Vec<GpuContext>, GpuError> {
+        let best = choose_adapter().await?.get_info();
+        let hardware = best.device_type != wgpu::DeviceType::Cpu;
+        let wanted_name = std::env::var("WGPU_ADAPTER_NAME").ok().map(|name| name.to_lowercase());
+        let adapters: Vec<wgpu::Adapter> = candidate_adapters()
+            .await
+            .into_iter()
+            .filter(|adapter| {
+                let info = adapter.get_info();
+                info.backend == best.backend
+                    && (!hardware || info.device_type != wgpu::DeviceType::Cpu)
+                    && wanted_name.as_ref().is_none_or(|wanted| info.name.to_lowercase().contains(wanted))
+            })
+            .collect();
+        let count = count.unwrap_or(adapters.len()).max(1);
+        let mut contexts = Vec::with_capacity(count);
+        if adapters.len() >= count {
+            for adapter in &adapters[..count] {
+                contexts.push(GpuContext::open_on(adapter).await?.with_own_verdicts());
+            }
+        } else if adapters.len() == 1 {
+            for _ in 0..count {
+                contexts.push(GpuContext::open_on(&adapters[0]).await?.with_own_verdicts());
+            }
+        } else {
+            let names: Vec<String> = adapters.iter().map(|adapter| describe_adapter(&adapter.get_info())).collect();
+            return Err(GpuError::Limits(format!(
+                "{count} devices were asked for; this machine has {} adapters of the {:?} backend ({}); ask for \
+                 at most {}, or for one device, which may be opened several times",
+                adapters.len(),
+                best.backend,
+                names.join("; "),
+                adapters.len()
+            )));
+        }
+        Ok(contexts)
+    }
+
+    /// Opens a device on `adapter` with the adapter's own limits.
+    async fn open_on(adapter: &wgpu::Adapter) -> Result<GpuContext, GpuError> {
         let info = adapter.get_info();
         // Optional features that help when present; nothing requires them.
         let mut wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
@@ -192,7 +250,15 @@ impl GpuContext {
         let pipeline_cache = PipelineCacheFile::open(&device, &info).map(Arc::new);
         let mut context = GpuContext::with_adapter_info(device, queue, Some(info));
         context.pipeline_cache = pipeline_cache;
+        context.memory = Arc::new(Mutex::new(device_memory::reported(adapter)));
         Ok(context)
+    }
+
+    /// This context with verdicts of its own: its device runs the self-test
+    /// itself rather than take the verdicts of its adapter's other devices
+    /// (in memory or on disk), as each device of a run on several does.
+    pub fn with_own_verdicts(self) -> GpuContext {
+        GpuContext { trust: Arc::new(Trust::own()), ..self }
     }
 
     /// Wraps a caller's own device and queue. The caller's device keeps the
@@ -236,7 +302,34 @@ impl GpuContext {
             longest_wait_microseconds: Arc::default(),
             submitted_at: Arc::default(),
             pipeline_cache: None,
+            memory: Arc::default(),
         }
+    }
+
+    /// The device's memory where it is known without allocating: what the
+    /// driver reported when the device was opened (Vulkan's heaps, or the
+    /// machine's memory for a software adapter), or an earlier probe's figure.
+    pub fn device_memory(&self) -> Option<DeviceMemory> {
+        *self.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The device's memory, probed by allocation ([`device_memory::probe`],
+    /// up to [`device_memory::PROBE_CEILING`]) when the driver reported none;
+    /// the figure is kept for the context and its clones.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn find_device_memory(&self) -> Result<DeviceMemory, GpuError> {
+        super::block_on(self.find_device_memory_async())
+    }
+
+    /// [`GpuContext::find_device_memory`], awaited.
+    pub async fn find_device_memory_async(&self) -> Result<DeviceMemory, GpuError> {
+        if let Some(memory) = self.device_memory() {
+            return Ok(memory);
+        }
+        let memory = device_memory::probe(&self.device, device_memory::PROBE_CEILING).await;
+        self.check_health()?;
+        *self.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(memory);
+        Ok(memory)
     }
 
     /// Where this context keeps its compiled pipelines between processes,
@@ -468,6 +561,9 @@ impl Check {
 /// contexts are the ones checks run on.
 pub(crate) struct Trust {
     pub(crate) exempt: bool,
+    /// Verdicts kept for this context only, never shared with other
+    /// contexts of the adapter nor read from the disk cache.
+    pub(crate) own: bool,
     /// Verdicts of a caller's own device (no adapter information, so no
     /// cache key): kept for this context only.
     pub(crate) verdicts: futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>,
@@ -475,12 +571,16 @@ pub(crate) struct Trust {
 
 impl Default for Trust {
     fn default() -> Trust {
-        Trust { exempt: false, verdicts: futures_intrusive::sync::Mutex::new(HashMap::new(), true) }
+        Trust { exempt: false, own: false, verdicts: futures_intrusive::sync::Mutex::new(HashMap::new(), true) }
     }
 }
 
 impl Trust {
     pub(crate) fn exempt() -> Trust {
         Trust { exempt: true, ..Default::default() }
+    }
+
+    pub(crate) fn own() -> Trust {
+        Trust { own: true, ..Default::default() }
     }
 }

@@ -84,6 +84,18 @@ pub enum GpuError {
     /// A composed shader does not compile (naga's message, with the source lines).
     #[error("WGSL error in the composed shader:\n{0}")]
     Shader(String),
+    /// The work was stopped before its end (another device of the run
+    /// failed, or the caller asked): nothing of it is returned.
+    #[error("the GPU count was stopped before its end; nothing of it is returned")]
+    Cancelled,
+    /// One device of a run on several failed; the run ends with no count.
+    #[error("{device}: {source}")]
+    OnDevice {
+        /// Which device: its number in the run and its adapter.
+        device: String,
+        /// What failed.
+        source: Box<GpuError>,
+    },
 }
 
 impl From<wgpu::Error> for GpuError {
@@ -101,9 +113,12 @@ impl GpuError {
     /// readback that did not complete): a caller holding the device should
     /// open a new one rather than use it again.
     pub fn is_device_failure(&self) -> bool {
-        matches!(
-            self,
-            GpuError::DeviceLost { .. } | GpuError::Stall { .. } | GpuError::OutOfMemory(_) | GpuError::Readback(_)
-        )
+        match self {
+            GpuError::OnDevice { source, .. } => source.is_device_failure(),
+            _ => matches!(
+                self,
+                GpuError::DeviceLost { .. } | GpuError::Stall { .. } | GpuError::OutOfMemory(_) | GpuError::Readback(_)
+            ),
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The game-independent GPU runtime: adapter and device (`context`), errors,
 //! what is kept between processes and where (`cache`),
-//! the WGSL composer, buffers with the one readback helper and the batched
+//! how much memory a device has (`device_memory`), the WGSL composer, buffers with the one readback helper and the batched
 //! dispatch helper (`resources`), naga reflection of composed modules
 //! (`reflect`), compiled pipelines kept between processes (`pipeline_cache`),
 //! the shaders' random generator's CPU twin (`random`), and the
@@ -12,6 +12,7 @@ pub mod batch;
 pub mod cache;
 pub mod composer;
 pub mod context;
+pub mod device_memory;
 pub mod error;
 pub mod faults;
 pub mod perft;
@@ -24,6 +25,7 @@ pub mod self_test;
 #[cfg(not(target_arch = "wasm32"))]
 pub use context::list_adapters;
 pub use context::{GpuContext, list_adapters_async};
+pub use device_memory::{DeviceMemory, MemorySource};
 pub use error::GpuError;
 pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};
 pub use pipeline_cache::PipelineCacheInfo;

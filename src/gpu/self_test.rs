@@ -166,8 +166,12 @@ impl GpuContext {
     }
 
     /// Adapter, driver, crate version, build and check: what a verdict
-    /// depends on. `None` for a caller's own device, whose adapter is unknown.
+    /// depends on. `None` for a caller's own device, whose adapter is
+    /// unknown, and for a context with verdicts of its own.
     fn cache_key(&self, check: &Check) -> Option<String> {
+        if self.trust.own {
+            return None;
+        }
         let info = self.adapter_info.as_ref()?;
         Some(format!(
             "{} | {:?} | {:04x}:{:04x} | {} | {} | gpu-movegen {} build {} | {}",

@@ -20,7 +20,7 @@ alias PerftRecord = PackedPosition;
 
 // The position in `slot`, with a fault raised when its side to move has no king.
 fn arena_position(slot: u32) -> Position {
-    let board = unpack_position(arena[slot]);
+    let board = unpack_position(perft_record(slot));
     if bitboard_is_empty(board.kings & position_color(board, board.side_to_move)) {
         perft_fault(FAULT_INVALID_POSITION);
     }
@@ -31,7 +31,7 @@ fn arena_position(slot: u32) -> Position {
 // `slot` and whether two slots hold the same position (the move counters
 // aside: perft does not depend on them).
 fn perft_record_hash(slot: u32) -> u32 {
-    let record = arena[slot];
+    let record = perft_record(slot);
     var hash = record.state * 0x9e3779b9u;
     for (var plane = 0u; plane < 4u; plane++) {
         hash = (hash ^ bitboard_low(record.planes[plane])) * 0x85ebca6bu;
@@ -43,7 +43,7 @@ fn perft_record_hash(slot: u32) -> u32 {
 // The 128-bit key of the transposition table (perft_engine.wgsl), from the
 // same words.
 fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = arena[slot];
+    let record = perft_record(slot);
     var key = perft_key_add(perft_key_begin(), record.state);
     for (var plane = 0u; plane < 4u; plane++) {
         key = perft_key_add(key, bitboard_low(record.planes[plane]));
@@ -53,8 +53,8 @@ fn perft_record_key(slot: u32) -> vec4<u32> {
 }
 
 fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = arena[first];
-    let b = arena[second];
+    let a = perft_record(first);
+    let b = perft_record(second);
     var same = a.state == b.state;
     for (var plane = 0u; plane < 4u; plane++) {
         same = same && bitboard_low(a.planes[plane]) == bitboard_low(b.planes[plane])
@@ -79,7 +79,7 @@ fn expand(
         return;
     }
     let board = arena_position(slot);
-    let capacity = arrayLength(&arena);
+    let capacity = parameters.arena_capacity;
     var output = child_slot(slot);
     var walk = move_walk_begin(board);
     loop {
@@ -91,7 +91,7 @@ fn expand(
             perft_fault(FAULT_ARENA_OVERFLOW);
             return;
         }
-        arena[output] = pack_position(play_step(board, step));
+        perft_store_record(output, pack_position(play_step(board, step)));
         perft_tag_child(output, slot);
         output += 1u;
     }

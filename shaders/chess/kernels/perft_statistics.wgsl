@@ -22,13 +22,13 @@ fn count_leaf_statistics(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let index = grid_index(workgroup, groups, local);
+    let leaf = leaf_slot(workgroup, groups, local);
     var root = NO_ROOT;
     var slot = 0u;
     // Per position at most MAX_LEGAL_MOVES leaves, so u32 holds each column.
     var columns: array<u32, STATISTICS_COLUMNS>;
-    if index < parameters.count && perft_live(parameters.start + index) {
-        slot = parameters.start + index;
+    if leaf != NO_ROOT {
+        slot = leaf;
         let board = arena_position(slot);
         root = root_of[slot];
         let us = board.side_to_move;

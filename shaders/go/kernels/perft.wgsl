@@ -22,15 +22,16 @@ alias PerftRecord = PackedGoPosition;
 
 // The position in `slot`, with a fault raised when it is of another size.
 fn arena_position(slot: u32) -> GoPosition {
-    if arena[slot].size != GO_SIZE {
+    let record = perft_record(slot);
+    if record.size != GO_SIZE {
         perft_fault(FAULT_INVALID_POSITION);
     }
-    return go_unpack(arena[slot]);
+    return go_unpack(record);
 }
 
 // The engine's hooks for merging equal positions.
 fn perft_record_hash(slot: u32) -> u32 {
-    let record = arena[slot];
+    let record = perft_record(slot);
     var hash = (record.ko ^ (record.to_move << 16u)) * 0x9e3779b9u;
     for (var word = 0u; word < GO_WORDS; word++) {
         hash = (hash ^ record.black[word]) * 0x85ebca6bu;
@@ -42,7 +43,7 @@ fn perft_record_hash(slot: u32) -> u32 {
 // The 128-bit key of the transposition table (perft_engine.wgsl), from the
 // same words.
 fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = arena[slot];
+    let record = perft_record(slot);
     var key = perft_key_add(perft_key_begin(), record.ko ^ (record.to_move << 16u));
     for (var word = 0u; word < GO_WORDS; word++) {
         key = perft_key_add(key, record.black[word]);
@@ -52,8 +53,8 @@ fn perft_record_key(slot: u32) -> vec4<u32> {
 }
 
 fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = arena[first];
-    let b = arena[second];
+    let a = perft_record(first);
+    let b = perft_record(second);
     var same = a.ko == b.ko && a.to_move == b.to_move && a.size == b.size;
     for (var word = 0u; word < 12u; word++) {
         same = same && a.black[word] == b.black[word] && a.white[word] == b.white[word];
@@ -83,13 +84,13 @@ fn expand(
     while !go_is_empty(legal) {
         let bit = go_first(legal);
         legal = go_and_not(legal, go_from_bit(bit));
-        if output >= arrayLength(&arena) {
+        if output >= parameters.arena_capacity {
             perft_fault(FAULT_ARENA_OVERFLOW);
             return;
         }
         var child = position;
         go_play(&child, color, bit);
-        arena[output] = go_pack(child);
+        perft_store_record(output, go_pack(child));
         perft_tag_child(output, slot);
         output += 1u;
     }

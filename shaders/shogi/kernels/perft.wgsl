@@ -30,11 +30,11 @@ fn emit(child: ShogiPosition) {
         emit_count += shogi_legal_move_count(child);
         return;
     }
-    if emit_slot >= arrayLength(&arena) {
+    if emit_slot >= parameters.arena_capacity {
         perft_fault(FAULT_ARENA_OVERFLOW);
         return;
     }
-    arena[emit_slot] = shogi_pack(child);
+    perft_store_record(emit_slot, shogi_pack(child));
     perft_tag_child(emit_slot, emit_parent);
     emit_slot += 1u;
 }
@@ -92,9 +92,10 @@ fn for_each_child(position: ShogiPosition) {
 
 // The engine's hooks for merging equal positions (the move number aside).
 fn perft_record_hash(slot: u32) -> u32 {
-    var hash = (arena[slot].state ^ (arena[slot].hands.x * 0x27d4eb2du) ^ arena[slot].hands.y) * 0x9e3779b9u;
+    let record = perft_record(slot);
+    var hash = (record.state ^ (record.hands.x * 0x27d4eb2du) ^ record.hands.y) * 0x9e3779b9u;
     for (var plane = 0u; plane < 5u; plane++) {
-        let words = arena[slot].planes[plane];
+        let words = record.planes[plane];
         hash = (hash ^ words.x) * 0x85ebca6bu;
         hash = (hash ^ (hash >> 13u) ^ words.y) * 0xc2b2ae35u;
         hash = (hash ^ (hash >> 16u) ^ words.z) * 0x85ebca6bu;
@@ -105,11 +106,12 @@ fn perft_record_hash(slot: u32) -> u32 {
 // The 128-bit key of the transposition table (perft_engine.wgsl), from the
 // same words.
 fn perft_record_key(slot: u32) -> vec4<u32> {
-    var key = perft_key_add(perft_key_begin(), arena[slot].state);
-    key = perft_key_add(key, arena[slot].hands.x);
-    key = perft_key_add(key, arena[slot].hands.y);
+    let record = perft_record(slot);
+    var key = perft_key_add(perft_key_begin(), record.state);
+    key = perft_key_add(key, record.hands.x);
+    key = perft_key_add(key, record.hands.y);
     for (var plane = 0u; plane < 5u; plane++) {
-        let words = arena[slot].planes[plane];
+        let words = record.planes[plane];
         key = perft_key_add(key, words.x);
         key = perft_key_add(key, words.y);
         key = perft_key_add(key, words.z);
@@ -119,8 +121,8 @@ fn perft_record_key(slot: u32) -> vec4<u32> {
 }
 
 fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = arena[first];
-    let b = arena[second];
+    let a = perft_record(first);
+    let b = perft_record(second);
     var same = a.state == b.state && all(a.hands == b.hands);
     for (var plane = 0u; plane < 5u; plane++) {
         same = same && all(a.planes[plane] == b.planes[plane]);
@@ -130,7 +132,7 @@ fn perft_record_equal(first: u32, second: u32) -> bool {
 
 // The position in `slot`, with a fault raised when its side to move has no king.
 fn arena_position(slot: u32) -> ShogiPosition {
-    let position = shogi_unpack(arena[slot]);
+    let position = shogi_unpack(perft_record(slot));
     if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
         perft_fault(FAULT_INVALID_POSITION);
     }

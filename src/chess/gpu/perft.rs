@@ -34,8 +34,8 @@ impl PerftGame for Chess {
         position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
     }
 
-    fn perft_shader(variant: ShaderVariant) -> Result<ComposedShader, GpuError> {
-        reflect(shaders::compose_variant("perft", variant, &[])?)
+    fn perft_shader(variant: ShaderVariant, memory: &str) -> Result<ComposedShader, GpuError> {
+        reflect(shaders::compose_variant("perft", variant, &[("perft_memory", memory)])?)
     }
 
     fn table_words(variant: ShaderVariant) -> Vec<u32> {
@@ -58,8 +58,12 @@ impl PerftGame for Chess {
 
     const STATISTICS_COLUMNS: u32 = PerftStats::NAMES.len() as u32;
 
-    fn statistics_shader(variant: ShaderVariant) -> Option<Result<ComposedShader, GpuError>> {
-        Some(shaders::compose_variant("perft_statistics", variant, &[]).map_err(GpuError::from).and_then(reflect))
+    fn statistics_shader(variant: ShaderVariant, memory: &str) -> Option<Result<ComposedShader, GpuError>> {
+        Some(
+            shaders::compose_variant("perft_statistics", variant, &[("perft_memory", memory)])
+                .map_err(GpuError::from)
+                .and_then(reflect),
+        )
     }
 
     fn statistics_checks(variant: ShaderVariant) -> Vec<crate::gpu::Check> {

@@ -51,9 +51,9 @@ impl PerftGame for GoGame {
             .collect()
     }
 
-    fn perft_shader(size: BoardSize) -> Result<ComposedShader, GpuError> {
+    fn perft_shader(size: BoardSize, memory: &str) -> Result<ComposedShader, GpuError> {
         check_size(size)?;
-        reflect(shaders::compose("go_perft", size.0, &[])?)
+        reflect(shaders::compose("go_perft", size.0, &[("perft_memory", memory)])?)
     }
 
     /// Go has no tables; the binding holds one word.

@@ -43,22 +43,38 @@
 //! parent's and stores every count made there, the fused leaf levels'
 //! included, so the table outlives the level, the root group and the call.
 //!
-//! An entry is a 128-bit key (four independent 32-bit hash lanes of the
-//! position's words), the 64-bit count, the remaining depth and a check word
-//! over all of them, 32 bytes in atomic words; a bucket holds two, the first
-//! kept for the deepest subtree (filled when empty, replaced only by a
-//! deeper one), the second taking every other store. Writers racing on an entry can mix its words;
-//! the check word then fails and it reads as a miss. A false hit needs two
-//! positions whose 128-bit keys agree. A subtree count past 2^64 raises a
+//! A position's key is 128 bits (four independent 32-bit hash lanes of its
+//! words): one lane picks the table's shard, one its bucket, and the other
+//! two, 64 bits, are the fragment an entry keeps. Entries are compact at 1
+//! to 3 plies from the leaves, where most positions of a deep count are:
+//! 12 bytes (the fragment and a 30-bit count with the depth), and 16 bytes
+//! deeper (the fragment and a 56-bit count with the depth). A bucket holds
+//! two, the first kept for the deeper subtree (filled when empty, replaced
+//! only by a deeper one), the second taking every other store. The fragment
+//! is sealed with a mix of the count, so writers racing on an entry that mix
+//! its words leave one that reads as a miss. A false hit needs a probed
+//! position whose 64-bit fragment equals that of another position in its
+//! bucket: at most 2 × 2^-64 a probe. docs/limits.md works out what that
+//! comes to for the deepest counts, and why the fragment is not cut to 40
+//! bits for 8-byte entries. A subtree count past 2^64 raises a
 //! fault; the table is cleared and [`PerftEngine::perft_wide`] counts the
 //! roots' children apart and adds them in 128 bits.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod devices;
 mod engine;
+pub mod memory;
 mod plan;
 mod table;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
-pub use table::{TABLE_BUCKET_BYTES, default_table_bytes};
+pub use memory::{MemoryLayout, memory_module};
+pub use plan::{DeviceFacts, MemoryReport};
+pub use table::{
+    DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, default_table_bytes, default_table_bytes_for, plan_for, plan_report,
+};
 
 use bytemuck::{Pod, Zeroable};
 
@@ -91,8 +107,10 @@ pub trait PerftGame {
     /// counted on the CPU: the host splits a root whose count passes 2^64 into these.
     fn children(position: &Self::Position) -> Vec<Self::Position>;
     /// The perft module, composed: the engine's module
-    /// (shaders/common/perft_engine.wgsl) and the game's four kernels.
-    fn perft_shader(variant: Self::Variant) -> Result<ComposedShader, GpuError>;
+    /// (shaders/common/perft_engine.wgsl) and the game's four kernels, with
+    /// `memory` (what [`memory_module`] writes for the engine's layout)
+    /// standing in as the `perft_memory` module.
+    fn perft_shader(variant: Self::Variant, memory: &str) -> Result<ComposedShader, GpuError>;
     /// The read-only data at binding 0 (tables), as 32-bit words.
     fn table_words(variant: Self::Variant) -> Vec<u32>;
     /// A short description of the variant for error messages.
@@ -109,8 +127,9 @@ pub trait PerftGame {
     /// first; 0 for a game without one.
     const STATISTICS_COLUMNS: u32 = 0;
     /// The perft module with the statistics leaf kernel `count_leaf_statistics`
-    /// added (see [`PerftOptions::leaf_statistics`]); `None` for a game without one.
-    fn statistics_shader(_variant: Self::Variant) -> Option<Result<ComposedShader, GpuError>> {
+    /// added (see [`PerftOptions::leaf_statistics`]), `memory` standing in as
+    /// `perft_memory`; `None` for a game without one.
+    fn statistics_shader(_variant: Self::Variant, _memory: &str) -> Option<Result<ComposedShader, GpuError>> {
         None
     }
     /// The known-answer checks of the statistics kernel.
@@ -163,11 +182,15 @@ pub struct PerftOptions<Variant> {
     /// subtree counts between levels, root groups and calls (see
     /// [`table`](self#transposition-tables)); `Some(0)` runs without one,
     /// `None` sizes it by [`default_table_bytes`] for no particular depth
-    /// (at most 256 MiB). Rounded down to whole buckets of [`TABLE_BUCKET_BYTES`]. It shares a storage binding with
-    /// the merge entries (the engine keeps to WebGPU's eight storage
-    /// bindings), so it holds at most a binding less twice the arena's slots
-    /// in words; a larger one is refused by name.
+    /// (at most 256 MiB). The table is spread over as many storage bindings
+    /// as it needs (see [`memory`]); on a device with only WebGPU's eight it
+    /// shares one with the merge entries and holds at most a binding less
+    /// twice the arena's slots in words. Rounded down to whole buckets; one
+    /// that does not fit is refused by name.
     pub table_bytes: Option<u64>,
+    /// The most bytes one storage binding holds; `None`: the device's limit.
+    /// Tests shrink it so that the arena and the table span many bindings.
+    pub binding_bytes: Option<u64>,
     /// The bits of a position's hash that choose its table bucket and its
     /// merge entry: 32 in real use; tests keep a few so that collisions and
     /// replacements happen all the time (keys stay 128 bits, so counts stay exact).
@@ -195,6 +218,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             fused_leaves: true,
             leaf_statistics: false,
             table_bytes: None,
+            binding_bytes: None,
             index_bits: 32,
             count_bits: 64,
             variant: Variant::default(),
@@ -221,8 +245,16 @@ pub const FAULT_INVALID_POSITION: u32 = 1;
 pub const FAULT_ARENA_OVERFLOW: u32 = 2;
 /// A subtree count passed 2^64: the host counts the roots' children apart.
 pub const FAULT_COUNT_OVERFLOW: u32 = 4;
-/// The arena's default ceiling: 2^25 positions.
+/// The most plies below a position whose count goes into a compact table
+/// entry (generated into every perft module as SHALLOW_MAX_REMAINING).
+pub const SHALLOW_MAX_REMAINING: u32 = 3;
+/// The arena's default ceiling on a GPU: 2^25 positions, a few hundred
+/// times what the largest GPU runs at once.
 const DEFAULT_ARENA_CEILING: u64 = 1 << 25;
+/// The arena's default ceiling on a software adapter: 2^22 positions. Its
+/// buffers are the machine's memory, touched (and zeroed) page by page when
+/// an engine starts, and its few cores are kept busy by far fewer positions.
+const DEFAULT_SOFTWARE_ARENA_CEILING: u64 = 1 << 22;
 /// The staging buffer for readbacks; offsets are read in pieces of this size.
 const STAGING_BYTES: u64 = 1 << 20;
 /// Status word, parameters and alignment slack.
@@ -236,6 +268,7 @@ pub fn engine_constants() -> String {
         ("FAULT_INVALID_POSITION", FAULT_INVALID_POSITION),
         ("FAULT_ARENA_OVERFLOW", FAULT_ARENA_OVERFLOW),
         ("FAULT_COUNT_OVERFLOW", FAULT_COUNT_OVERFLOW),
+        ("SHALLOW_MAX_REMAINING", SHALLOW_MAX_REMAINING),
     ])
 }
 
@@ -264,21 +297,29 @@ pub struct PerftParameters {
     pub tables: u32,
     /// `dedupe_level`, `reduce_level`: plies still to count below the level.
     pub remaining: u32,
-    /// Buckets of the transposition table.
-    pub table_buckets: u32,
-    /// The hash bits that choose a bucket or merge entry.
+    /// Shards of the transposition table in use.
+    pub table_shards: u32,
+    /// Buckets of compact entries in each shard.
+    pub shallow_buckets: u32,
+    /// Buckets of wide entries in each shard, after the compact ones.
+    pub deep_buckets: u32,
+    /// The hash bits that choose a shard, a bucket or a merge entry.
     pub index_mask: u32,
     /// With tables: counts at or past 2^count_bits fault as past 2^64.
     pub count_bits: u32,
     /// With tables: where the slots' states start in the roots buffer.
     pub state_base: u32,
-    /// With tables: where the transposition table starts in the merge buffer, in words.
+    /// With a table inside the merge entries' binding: where it starts there, in words.
     pub table_base: u32,
-    /// Padding to 16-byte alignment; always 0.
-    pub reserved: u32,
+    /// Slots of the arena.
+    pub arena_capacity: u32,
+    /// Leaf kernels: 1 when they read their slots from the live list.
+    pub leaf_list: u32,
+    /// Where the live list's length is in the scan buffer.
+    pub list_total: u32,
 }
 
-const _: () = assert!(size_of::<PerftParameters>() == 64);
+const _: () = assert!(size_of::<PerftParameters>() == 80);
 
 /// What the engine did since it was made: tests use it to show that a path
 /// was taken.
@@ -303,4 +344,12 @@ pub struct PerftStatistics {
     /// With tables: leaves the leaf kernels counted (the rest came from the
     /// table or from equal positions).
     pub leaves_counted: u64,
+    /// Leaf levels whose live slots were gathered into a list first.
+    pub gathered_levels: u64,
+    /// Positions probed in the transposition table at 1 to 3 plies from
+    /// their leaves (compact entries), and deeper (wide entries): a bound on
+    /// the chances a count had of a false hit (docs/limits.md).
+    pub shallow_probes: u64,
+    /// See [`PerftStatistics::shallow_probes`].
+    pub deep_probes: u64,
 }

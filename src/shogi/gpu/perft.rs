@@ -37,8 +37,8 @@ impl PerftGame for ShogiGame {
         position.legal_moves().into_iter().map(|mv| position.make_move(mv)).collect()
     }
 
-    fn perft_shader(words: BoardWords) -> Result<ComposedShader, GpuError> {
-        reflect(shaders::compose_variant("shogi_perft", words, &[])?)
+    fn perft_shader(words: BoardWords, memory: &str) -> Result<ComposedShader, GpuError> {
+        reflect(shaders::compose_variant("shogi_perft", words, &[("perft_memory", memory)])?)
     }
 
     fn table_words(words: BoardWords) -> Vec<u32> {
