@@ -216,6 +216,15 @@ pub enum FenError {
         /// The side to move.
         side_to_move: Color,
     },
+    /// A field that does not fit the chess variant (pockets outside
+    /// crazyhouse, a horde without its pawns, impossible check counters).
+    #[error("{field}: {problem}")]
+    Variant {
+        /// The FEN field, as a person would name it ("pocket", "check counters", "piece placement").
+        field: &'static str,
+        /// What is wrong there, and what the variant expects.
+        problem: String,
+    },
 }
 
 /// Why a UCI move string was rejected.
@@ -224,7 +233,8 @@ pub enum FenError {
 pub enum MoveError {
     /// Text that is not a move in UCI notation.
     #[error(
-        "'{found}' is not a UCI move (expected from and to squares and an optional promotion letter, such as e2e4 or e7e8q)"
+        "'{found}' is not a UCI move (expected from and to squares and an optional promotion letter, such as e2e4 or \
+         e7e8q, or in crazyhouse a drop such as N@f3)"
     )]
     Syntax {
         /// What the text holds there.

@@ -22,3 +22,4 @@ pub mod tables;
 pub mod transposition;
 pub mod unique;
 pub mod units;
+pub mod variant;

@@ -87,7 +87,7 @@ impl PerftStats {
         let kind = mv.kind();
         let capture = match kind {
             MoveKind::EnPassant => true,
-            MoveKind::Castling => false,
+            MoveKind::Castling | MoveKind::Drop(_) => false,
             _ => position.colored(!position.side_to_move()).contains(mv.to()),
         };
         let checkers = child.checkers();

@@ -106,3 +106,42 @@ pub fn run_binary(arguments: &[&str], environment: &[(&str, &std::ffi::OsStr)], 
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("stdin written");
     child.wait_with_output().expect("the binary ends")
 }
+
+/// The Python that has python-chess (PyPI `chess`): GPU_MOVEGEN_PYTHON_CHESS,
+/// or the virtual environment scripts/test makes in target/python-peers.
+pub fn python_chess_interpreter() -> std::path::PathBuf {
+    if let Some(path) = std::env::var_os("GPU_MOVEGEN_PYTHON_CHESS") {
+        return path.into();
+    }
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/python-peers/bin/python");
+    if !venv.exists() {
+        panic!(
+            "python-chess is not installed: run the tests through scripts/test, which installs it into \
+             target/python-peers (or set GPU_MOVEGEN_PYTHON_CHESS to a Python that has `chess`)"
+        );
+    }
+    venv
+}
+
+/// Answers of tests/peers/python_chess_perft.py to `requests` (one line each, in order).
+pub fn python_chess(requests: &[String]) -> Vec<String> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_perft.py");
+    let mut child = Command::new(python_chess_interpreter())
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the python-chess peer starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = requests.join("\n") + "\n";
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("the python-chess peer ends");
+    writer.join().expect("the writer thread").expect("requests written");
+    assert!(output.status.success(), "the python-chess peer failed: {}", String::from_utf8_lossy(&output.stderr));
+    let answers: Vec<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(answers.len(), requests.len(), "one answer per request");
+    answers
+}

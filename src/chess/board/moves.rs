@@ -1,4 +1,8 @@
 //! 16-bit moves: bits 0-5 from, bits 6-11 to, bits 12-15 the kind.
+//!
+//! The kinds past standard chess's serve the variants (`crate::chess::variant`):
+//! a pawn promoting to a king (antichess) and a piece dropped from the
+//! pocket (crazyhouse).
 
 use std::fmt;
 
@@ -17,6 +21,9 @@ pub enum MoveKind {
     /// (the move's `to` is the rook's square), which stays unambiguous in
     /// Chess960, where the king may step onto g1 or stay where it is.
     Castling,
+    /// A piece (pawn to queen) put from the mover's pocket onto the empty
+    /// square `to` (crazyhouse); `from` is `to` too.
+    Drop(Piece),
 }
 
 /// A move in 16 bits. Castling is stored as the king taking its own rook;
@@ -37,6 +44,11 @@ const KIND_NORMAL: u16 = 0;
 // 1..=4: promotion to knight, bishop, rook, queen (the piece index).
 const KIND_EN_PASSANT: u16 = 5;
 const KIND_CASTLING: u16 = 6;
+/// Promotion to a king (antichess).
+const KIND_KING_PROMOTION: u16 = 7;
+/// 8..=12: a drop of a pawn, knight, bishop, rook or queen (8 + the piece index).
+const KIND_DROP: u16 = 8;
+const KIND_LAST: u16 = KIND_DROP + 4;
 
 impl Move {
     /// A move from `from` to `to` of `kind` (castling: `to` is the rook's square).
@@ -44,9 +56,11 @@ impl Move {
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         let kind_bits = match kind {
             MoveKind::Normal => KIND_NORMAL,
+            MoveKind::Promotion(Piece::King) => KIND_KING_PROMOTION,
             MoveKind::Promotion(piece) => piece as u16,
             MoveKind::EnPassant => KIND_EN_PASSANT,
             MoveKind::Castling => KIND_CASTLING,
+            MoveKind::Drop(piece) => KIND_DROP + piece as u16,
         };
         Move(from as u16 | (to as u16) << 6 | kind_bits << 12)
     }
@@ -63,17 +77,37 @@ impl Move {
         Square::from_index((self.0 >> 6 & 63) as u8)
     }
 
-    /// Normal, promotion, en passant or castling.
+    /// A drop of `piece` (pawn to queen) onto `to`, as crazyhouse plays it.
+    #[inline]
+    pub const fn drop(piece: Piece, to: Square) -> Move {
+        Move::new(to, to, MoveKind::Drop(piece))
+    }
+
+    /// Normal, promotion, en passant, castling or a drop.
     #[inline]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> 12 {
             KIND_EN_PASSANT => MoveKind::EnPassant,
             KIND_CASTLING => MoveKind::Castling,
+            KIND_KING_PROMOTION => MoveKind::Promotion(Piece::King),
             kind @ 1..=4 => match Piece::from_index(kind as usize) {
                 Some(piece) => MoveKind::Promotion(piece),
                 None => MoveKind::Normal,
             },
+            kind @ KIND_DROP..=KIND_LAST => match Piece::from_index((kind - KIND_DROP) as usize) {
+                Some(piece) => MoveKind::Drop(piece),
+                None => MoveKind::Normal,
+            },
             _ => MoveKind::Normal,
+        }
+    }
+
+    /// The piece dropped, if this is a drop.
+    #[inline]
+    pub const fn dropped(self) -> Option<Piece> {
+        match self.kind() {
+            MoveKind::Drop(piece) => Some(piece),
+            _ => None,
         }
     }
 
@@ -90,7 +124,7 @@ impl Move {
     /// kind field is a valid kind.
     #[inline]
     pub const fn from_bits(bits: u16) -> Option<Move> {
-        if bits >> 12 <= KIND_CASTLING { Some(Move(bits)) } else { None }
+        if bits >> 12 <= KIND_LAST { Some(Move(bits)) } else { None }
     }
 
     /// The raw 16 bits, as the GPU kernels store moves.
@@ -148,6 +182,10 @@ pub struct UciMove {
 impl fmt::Display for UciMove {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mv = self.mv;
+        if let Some(piece) = mv.dropped() {
+            // UCI's drop: the piece's capital letter, `@`, the square.
+            return write!(formatter, "{}@{}", piece.letter().to_ascii_uppercase(), mv.to());
+        }
         let to = if mv.is_standard_castling() && !self.chess960 { mv.king_destination() } else { mv.to() };
         write!(formatter, "{}{}", mv.from(), to)?;
         if let Some(piece) = mv.promotion() {

@@ -63,6 +63,15 @@ impl Position {
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        let position = Position::from_fields_unchecked(&fields)?;
+        position.validate()?;
+        Ok(position)
+    }
+
+    /// A position from FEN's fields (4 or 6), every field checked on its own
+    /// and against the placement (castling rooks, the en passant square's
+    /// rank), but not the position's legality: the variants check theirs.
+    pub(crate) fn from_fields_unchecked(fields: &[&str]) -> Result<Position, FenError> {
         if !(fields.len() == 4 || fields.len() == 6) {
             return Err(FenError::FieldCount { found: fields.len() });
         }
@@ -98,7 +107,6 @@ impl Position {
                 .filter(|&number| number >= 1 && fields[5].bytes().all(|byte| byte.is_ascii_digit()))
                 .ok_or_else(|| FenError::FullmoveNumber { found: fields[5].to_owned() })?;
         }
-        position.validate()?;
         Ok(position)
     }
 
@@ -143,7 +151,7 @@ impl Position {
     }
 
     /// Checks everything a FEN cannot express by syntax alone.
-    fn validate(&self) -> Result<(), FenError> {
+    pub(crate) fn validate(&self) -> Result<(), FenError> {
         for color in Color::ALL {
             let kings = self.pieces_of(color, Piece::King).count();
             if kings != 1 {
@@ -157,6 +165,17 @@ impl Position {
         if let Some(square) = (self.pieces[Piece::Pawn.index()] & back_ranks).first() {
             return Err(FenError::PawnOnBackRank { square });
         }
+        self.validate_en_passant()?;
+        let waiting = !self.side_to_move;
+        if self.is_attacked(self.king(waiting), self.side_to_move, self.occupied()) {
+            return Err(FenError::OpponentInCheck { color: waiting, side_to_move: self.side_to_move });
+        }
+        Ok(())
+    }
+
+    /// The en passant square, if any, is where a pawn of the side that just
+    /// moved passed, and it and the square the pawn came from are empty.
+    pub(crate) fn validate_en_passant(&self) -> Result<(), FenError> {
         if let Some(square) = self.en_passant {
             // The side that just moved pushed a pawn past `square`.
             let mover = !self.side_to_move;
@@ -181,10 +200,6 @@ impl Position {
                 return Err(FenError::EnPassantBlocked { square, origin });
             }
         }
-        let waiting = !self.side_to_move;
-        if self.is_attacked(self.king(waiting), self.side_to_move, self.occupied()) {
-            return Err(FenError::OpponentInCheck { color: waiting, side_to_move: self.side_to_move });
-        }
         Ok(())
     }
 
@@ -194,7 +209,7 @@ impl Position {
     /// passes also passes (captures remove pieces; a promotion trades a pawn
     /// for one extra piece), and this bounds the legal moves of every
     /// position this crate handles by [`crate::chess::movegen::MAX_LEGAL_MOVES`].
-    fn validate_material(&self, color: Color) -> Result<(), FenError> {
+    pub(crate) fn validate_material(&self, color: Color) -> Result<(), FenError> {
         let count = |piece: Piece| self.pieces_of(color, piece).count();
         let pawns = count(Piece::Pawn);
         if pawns > 8 {

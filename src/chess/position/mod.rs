@@ -40,6 +40,27 @@ impl Default for Position {
 }
 
 impl Position {
+    /// Removes whatever stands on `squares` (a variant's explosion).
+    pub(crate) fn clear_squares(&mut self, squares: Bitboard) {
+        for set in &mut self.pieces {
+            *set &= !squares;
+        }
+        for set in &mut self.colors {
+            *set &= !squares;
+        }
+        self.castling = self.castling.without_squares(squares.0);
+    }
+
+    /// Sets the castling rights (a variant that drops them).
+    pub(crate) fn set_castling(&mut self, castling: CastlingRights) {
+        self.castling = castling;
+    }
+
+    /// Sets the en passant square (a variant whose double pushes differ).
+    pub(crate) fn set_en_passant(&mut self, en_passant: Option<Square>) {
+        self.en_passant = en_passant;
+    }
+
     /// The standard starting position.
     pub fn start() -> Position {
         Position::from_fen(START_FEN).expect("the start position FEN is valid")
@@ -274,7 +295,7 @@ impl Position {
     }
 
     #[inline]
-    fn play_piece(&mut self, piece: Piece, mv: Move) {
+    pub(crate) fn play_piece(&mut self, piece: Piece, mv: Move) {
         let us = self.side_to_move;
         let (from, to) = (mv.from(), mv.to());
         let from_bit = Bitboard::from_square(from);
@@ -292,6 +313,12 @@ impl Position {
                 self.pieces[Piece::King.index()] ^= from_bit ^ king_to;
                 self.pieces[Piece::Rook.index()] ^= to_bit ^ rook_to;
                 self.colors[us.index()] ^= from_bit ^ to_bit ^ king_to ^ rook_to;
+            }
+            MoveKind::Drop(dropped) => {
+                // Standard chess has no drops; a variant's make applies them
+                // to its board through this same path.
+                self.pieces[dropped.index()] |= to_bit;
+                self.colors[us.index()] |= to_bit;
             }
             kind => {
                 captured = if self.colors[(!us).index()].contains(to) { self.piece_kind_on(to) } else { None };
