@@ -404,7 +404,7 @@ fn every_kernel_validates_and_every_module_has_a_header() {
         assert_eq!(module.path.contains("/kernels/"), module.kind == ModuleKind::Kernels, "{}", module.path);
         kernels += usize::from(module.kind == ModuleKind::Kernels);
     }
-    assert_eq!(kernels, 4);
+    assert_eq!(kernels, 5);
 }
 
 #[test]

@@ -24,6 +24,24 @@ pub struct PackedPosition {
     pub counters: u32,
 }
 
+/// `PackedVariantPosition` in shaders/chess/variant.wgsl: a chess variant's
+/// position, the board as [`PackedPosition`] and the variant's extras.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+pub struct PackedVariantPosition {
+    /// The board.
+    pub position: PackedPosition,
+    /// Crazyhouse's pockets, five bits a count from pawn (bit 0) to queen;
+    /// white's in the first word, black's in the second.
+    pub pockets: [u32; 2],
+    /// Crazyhouse's promoted pieces, as (squares 0..31, squares 32..63).
+    pub promoted: [u32; 2],
+    /// Three-check: the checks white still needs in bits 0..3, black's in 4..7.
+    pub checks: u32,
+    /// Padding; always 0.
+    pub reserved: u32,
+}
+
 /// `PieceMovesRecord` in shaders/chess/kernels/per_piece.wgsl.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
@@ -65,6 +83,7 @@ pub struct BatchParameters {
 }
 
 const _: () = assert!(size_of::<PackedPosition>() == 40);
+const _: () = assert!(size_of::<PackedVariantPosition>() == 64);
 const _: () = assert!(size_of::<PieceMovesRecord>() == 16);
 const _: () = assert!(size_of::<PositionMovesRecord>() == 528);
 const _: () = assert!(size_of::<BatchParameters>() == 16);
@@ -132,5 +151,25 @@ impl PackedPosition {
     /// The en passant square the state word carries.
     pub fn en_passant(&self) -> Option<Square> {
         Square::try_from_index((self.state >> 8 & 255) as u8)
+    }
+}
+
+impl From<&crate::chess::variant::VariantPosition> for PackedVariantPosition {
+    fn from(position: &crate::chess::variant::VariantPosition) -> Self {
+        use crate::chess::variant::Pocket;
+        let pocket_word = |color: Color| {
+            let pocket = position.pocket(color);
+            Pocket::PIECES
+                .iter()
+                .enumerate()
+                .fold(0u32, |word, (index, &piece)| word | u32::from(pocket.count(piece).min(31)) << (5 * index))
+        };
+        PackedVariantPosition {
+            position: PackedPosition::from(position.board()),
+            pockets: [pocket_word(Color::White), pocket_word(Color::Black)],
+            promoted: split(position.promoted().0),
+            checks: u32::from(position.remaining_checks(Color::White)) | u32::from(position.remaining_checks(Color::Black)) << 4,
+            reserved: 0,
+        }
     }
 }
