@@ -3,10 +3,11 @@
 
 mod common;
 
-use common::gpu::{context, run_test_kernel};
+use common::gpu::{context, gpu_child, run_test_kernel};
 use common::{EDGE_CASES, PERFT_SUITE, TRICKY, suite};
 use gpu_movegen::chess::gpu::layout::{PackedPosition, piece_code};
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
+
 use gpu_movegen::{Position, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -166,7 +167,7 @@ fn make_move_on_the_gpu_equals_make_move_on_the_cpu() {
             let piece = position.piece_kind_on(mv.from()).unwrap();
             input.extend_from_slice(bytemuck::cast_slice(&[PackedPosition::from(position)]));
             input.extend([mv.from() as u32, mv.to() as u32, piece_code(piece), mv.promotion().map_or(0, piece_code)]);
-            expected.push(PackedPosition::from(&position.make_move(mv)));
+            expected.push(gpu_child(position, mv));
         }
     }
     assert!(expected.len() > 50_000, "only {} moves", expected.len());

@@ -16,12 +16,14 @@ fn h200() -> DeviceFacts {
         max_storage_buffer_binding_size: i32::MAX as u64,
         max_buffer_size: 1 << 52,
         max_storage_buffers_per_shader_stage: 1 << 20,
+        max_binding_array_elements_per_shader_stage: 1 << 20,
         ..wgpu::Limits::default()
     };
     DeviceFacts {
         limits,
         memory: Some(DeviceMemory { bytes: 141_000_000_000, source: MemorySource::VulkanHeap }),
         software: false,
+        binding_arrays: true,
     }
 }
 
@@ -34,8 +36,8 @@ fn a_deep_count_on_an_h200_plans_most_of_its_memory() {
     let planned = report.table_bytes + report.arena_positions * 40;
     assert!(planned >= 100_000_000_000, "{report}");
     assert!(report.total_bytes <= 141_000_000_000, "{report}");
-    // Every table binding within one binding's limit, and many of them.
-    assert!(report.table_bindings >= 50, "{report}");
+    // Every table binding within one binding's limit, and many of them, as one binding array.
+    assert!(report.table_bindings >= 50 && report.table_array, "{report}");
     assert!(report.table_bytes / u64::from(report.table_bindings) <= i32::MAX as u64);
 }
 
@@ -51,6 +53,7 @@ fn a_shallow_count_takes_what_its_depth_wants() {
 #[test]
 fn webgpus_eight_bindings_keep_the_table_beside_the_merge_entries() {
     let mut device = h200();
+    device.binding_arrays = false;
     device.limits.max_storage_buffers_per_shader_stage = 8;
     device.limits.max_storage_buffer_binding_size = 128 << 20;
     let options = PerftOptions { table_bytes: Some(64 << 20), ..Default::default() };
@@ -64,6 +67,7 @@ fn webgpus_eight_bindings_keep_the_table_beside_the_merge_entries() {
 #[test]
 fn tiny_bindings_spread_the_table_and_the_arena_over_many() {
     let mut device = h200();
+    device.binding_arrays = false;
     device.limits.max_storage_buffers_per_shader_stage = 48;
     let options = PerftOptions { table_bytes: Some(8 << 20), binding_bytes: Some(1 << 20), ..Default::default() };
     let report = plan_for::<Chess>(&device, &options).expect("a plan");

@@ -226,16 +226,25 @@ fn a_table_that_does_not_fit_is_refused_by_name() {
 
 /// Bindings of 1 MiB: the table spreads over eight bindings and the arena
 /// over several, so that probes, stores and levels cross from one binding to
-/// the next all the time; the suites stay exact, in both leaf shapes.
+/// the next all the time; the suites stay exact, in both leaf shapes and
+/// both ways of reaching the table's bindings.
 #[test]
 fn tiny_bindings_spread_the_table_and_the_arena_and_the_suites_stay_exact() {
     let context = context();
-    for fused_leaves in [true, false] {
-        let options =
-            PerftOptions { table_bytes: Some(8 * MIB), binding_bytes: Some(MIB), fused_leaves, ..Default::default() };
+    // Fused leaves with the table as a binding array (lavapipe indexes one),
+    // stored leaves with the switch over bindings devices without them use.
+    for (fused_leaves, table_binding_array) in [(true, true), (false, false)] {
+        let options = PerftOptions {
+            table_bytes: Some(8 * MIB),
+            binding_bytes: Some(MIB),
+            fused_leaves,
+            table_binding_array,
+            ..Default::default()
+        };
         let mut gpu = engine(&context, options);
         let report = gpu.memory_report();
         assert!(report.table_bindings >= 8, "{report}");
+        assert_eq!(report.table_array, table_binding_array, "{report}");
         assert!(report.arena_bindings >= 4, "{report}");
         let mut checked = 0;
         for text in [common::PERFT_SUITE, common::EDGE_CASES] {

@@ -463,7 +463,9 @@ fn castling_bit(square: u32) -> u32 {
 // Plays a legal move of `piece` from `from_square` to `to_square` (copy-make).
 // `promotion` is the new piece for a pawn reaching the last rank, else
 // PIECE_NONE. Castling is the king taking its own rook; a pawn's diagonal move
-// to the en passant square is the en passant capture. CPU twin: Position::play (src/chess/position/mod.rs).
+// to the en passant square is the en passant capture. The child keeps an en
+// passant square only where one of its side to move's pawns attacks it.
+// CPU twin: Position::play (src/chess/position/mod.rs), which always keeps it.
 fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: u32, promotion: u32) -> Position {
     var next = board;
     let us = board.side_to_move;
@@ -509,9 +511,15 @@ fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: 
     if piece == PIECE_KING {
         next.castling = next.castling & ~(0xffu << (8u * us));
     }
+    // The en passant square only where a pawn of theirs could take there:
+    // the same position reached without the double push is then the same
+    // record, which the perft engine's merging and table rely on.
     next.en_passant = NO_SQUARE;
     if piece == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u {
-        next.en_passant = (from_square + to_square) / 2u;
+        let passed = (from_square + to_square) / 2u;
+        if !bitboard_is_empty(table_pawn_attacks(us, passed) & next.pawns & position_color(next, them)) {
+            next.en_passant = passed;
+        }
     }
     if piece == PIECE_PAWN || captured != PIECE_NONE {
         next.halfmove_clock = 0u;

@@ -72,7 +72,7 @@ struct PerftParameters {
     arena_capacity: u32,
     // Leaf kernels: 1 when they take their slots from the list of live
     // slots `gather_live` wrote (positions start..start + count of it), whose
-    // length is scan_data[list_total].
+    // length is merge_table[list_total].
     leaf_list: u32,
     list_total: u32,
 }
@@ -299,7 +299,7 @@ fn leaf_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
     }
     if parameters.leaf_list != 0u {
         let place = parameters.start + index;
-        if place >= scan_data[parameters.list_total] {
+        if place >= atomicLoad(&merge_table[parameters.list_total]) {
             return NO_ROOT;
         }
         return atomicLoad(&merge_table[place]);
@@ -308,40 +308,46 @@ fn leaf_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
     return select(NO_ROOT, slot, perft_live(slot));
 }
 
-// One invocation a slot of a leaf level: 1 in scan_data when the slot is
-// counted here, else 0. The scan then gives each live slot its place in
-// the live list.
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn mark_live(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index < parameters.count {
-        let slot = parameters.start + index;
-        scan_data[slot] = select(0u, 1u, perft_live(slot));
-    }
-}
+// Where a workgroup of gather_live counts its live slots, and where its
+// run of the list starts.
+var<workgroup> gathered: atomic<u32>;
+var<workgroup> gathered_base: u32;
 
-// One invocation a slot of a leaf level, after mark_live and the scan: each
-// live slot writes itself to its place in the live list, the first words
-// of `merge_table` (the level's merge entries are spent by then). The leaf
-// kernels then run on live positions only: on a SIMD machine a lane whose
-// slot was merged or taken from the table would still cost what its
-// neighbours' move generation costs.
+// One invocation a slot of a leaf level: each live slot appends itself to
+// the live list, the first words of `merge_table` (the level's merge
+// entries are spent by then), whose length is the word at
+// `parameters.list_total` (cleared before). A workgroup takes its run of
+// the list with one atomic add. The order within the list is no matter: a
+// leaf's result goes to its own slot or its root's total. The leaf kernels
+// then run on live positions only: on a SIMD machine a lane whose slot was
+// merged or taken from the table would still cost what its neighbours'
+// move generation costs.
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn gather_live(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
+    if local == 0u {
+        atomicStore(&gathered, 0u);
+    }
+    workgroupBarrier();
     let index = grid_index(workgroup, groups, local);
+    var place = NO_ROOT;
+    var slot = NO_ROOT;
     if index < parameters.count {
-        let slot = parameters.start + index;
+        slot = parameters.start + index;
         if perft_live(slot) {
-            atomicStore(&merge_table[scan_data[slot]], slot);
+            place = atomicAdd(&gathered, 1u);
         }
+    }
+    workgroupBarrier();
+    if local == 0u {
+        gathered_base = atomicAdd(&merge_table[parameters.list_total], atomicLoad(&gathered));
+    }
+    let base = workgroupUniformLoad(&gathered_base);
+    if place != NO_ROOT {
+        atomicStore(&merge_table[base + place], slot);
     }
 }
 

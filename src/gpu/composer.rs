@@ -1,5 +1,6 @@
 //! The WGSL composer: `#import name` lines pull in other modules, each once,
-//! dependencies first, after a prelude of generated constants.
+//! dependencies first, after a prelude of generated constants; a module's
+//! `enable` directives go to the very top, as WGSL requires.
 //!
 //! It is deliberately tiny. The shaders need only whole-file inclusion plus
 //! substitution (a game picks which file stands in for `bitboard` or
@@ -92,8 +93,24 @@ pub fn compose(root: &str, modules: &[(&str, &str)], prelude: &str) -> Result<St
         Ok(())
     }
 
-    let mut output = prelude.to_owned();
-    visit(root, "(root)", modules, &mut HashSet::new(), &mut Vec::new(), &mut output)?;
+    let mut body = String::new();
+    visit(root, "(root)", modules, &mut HashSet::new(), &mut Vec::new(), &mut body)?;
+    // WGSL wants `enable` directives before every declaration: a module's
+    // own (a binding array's extension) go to the top, once each.
+    let mut output = String::new();
+    let mut directives: Vec<&str> = Vec::new();
+    for line in body.lines().filter(|line| line.trim_start().starts_with("enable ")) {
+        if !directives.contains(&line.trim()) {
+            directives.push(line.trim());
+            output.push_str(line.trim());
+            output.push('\n');
+        }
+    }
+    output.push_str(prelude);
+    for line in body.lines().filter(|line| !line.trim_start().starts_with("enable ")) {
+        output.push_str(line);
+        output.push('\n');
+    }
     Ok(output)
 }
 

@@ -70,6 +70,11 @@ pub struct GpuContext {
     memory: Arc<Mutex<Option<DeviceMemory>>>,
 }
 
+/// What a binding array of storage buffers indexed non-uniformly needs (native Vulkan, Metal, DX12).
+pub const BINDING_ARRAYS: wgpu::Features = wgpu::Features::BUFFER_BINDING_ARRAY
+    .union(wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY)
+    .union(wgpu::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING);
+
 /// The default limit of one wait on a hardware GPU. Every submission is
 /// sized to take well under a second there (docs/gpu-faults.md), so a
 /// minute means the device is hung, not busy.
@@ -228,6 +233,11 @@ impl GpuContext {
         let info = adapter.get_info();
         // Optional features that help when present; nothing requires them.
         let mut wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64;
+        // Binding arrays of storage buffers indexed per invocation: the perft
+        // engine's table shards (see `super::perft::memory`), taken only whole.
+        if adapter.features().contains(BINDING_ARRAYS) {
+            wanted |= BINDING_ARRAYS;
+        }
         if !super::pipeline_cache::disabled() {
             wanted |= wgpu::Features::PIPELINE_CACHE;
         }

@@ -41,6 +41,8 @@ pub struct BindingInfo {
     pub name: String,
     /// What it holds.
     pub kind: BindingKind,
+    /// For a binding array (`binding_array<T, N>`), its N.
+    pub count: Option<std::num::NonZeroU32>,
 }
 
 /// Your shader joined with the library, and what it contains.
@@ -136,7 +138,7 @@ impl ComposedShader {
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
-                count: None,
+                count: binding.count,
             })
             .collect()
     }
@@ -165,11 +167,16 @@ pub fn reflect(source: String) -> Result<ComposedShader, GpuError> {
                 naga::AddressSpace::Uniform => BindingKind::Uniform,
                 _ => BindingKind::Other,
             };
+            let count = match module.types[variable.ty].inner {
+                naga::TypeInner::BindingArray { size: naga::ArraySize::Constant(size), .. } => Some(size),
+                _ => None,
+            };
             Some(BindingInfo {
                 group: binding.group,
                 binding: binding.binding,
                 name: variable.name.clone().unwrap_or_default(),
                 kind,
+                count,
             })
         })
         .collect();
@@ -200,6 +207,10 @@ pub enum RuntimeChecks {
 pub struct Kernels {
     /// The layout of group 0, shared by every pipeline.
     pub layout: wgpu::BindGroupLayout,
+    /// The layout of group 1, where the module declares one (the perft
+    /// engine's table as a binding array: wgpu keeps binding arrays out of
+    /// a group with dynamic offsets).
+    pub second_layout: Option<wgpu::BindGroupLayout>,
     entries: Vec<(String, wgpu::ComputePipeline, u32)>,
 }
 
@@ -267,9 +278,16 @@ impl ComposedShader {
         }
         let layout =
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries });
+        let second_entries = self.layout_entries(1);
+        let second_layout = (!second_entries.is_empty()).then(|| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries: &second_entries,
+            })
+        });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
-            bind_group_layouts: &[Some(&layout)],
+            bind_group_layouts: &[Some(&layout), second_layout.as_ref()],
             immediate_size: 0,
         });
         let module = match checks {
@@ -294,7 +312,7 @@ impl ComposedShader {
                 (entry.name.clone(), pipeline, entry.workgroup_size.iter().product())
             })
             .collect();
-        Kernels { layout, entries }
+        Kernels { layout, second_layout, entries }
     }
 }
 

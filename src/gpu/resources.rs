@@ -125,6 +125,28 @@ pub fn record_dispatch(
     pass.dispatch_workgroups(x, y, 1);
 }
 
+/// [`record_dispatch`] with a second bind group (group 1) beside group 0.
+#[allow(clippy::too_many_arguments)]
+pub fn record_dispatch_with(
+    encoder: &mut wgpu::CommandEncoder,
+    pipeline: &wgpu::ComputePipeline,
+    bind_group: &wgpu::BindGroup,
+    dynamic_offsets: &[u32],
+    second: Option<&wgpu::BindGroup>,
+    invocations: u32,
+    workgroup_size: u32,
+    max_per_dimension: u32,
+) {
+    let (x, y) = grid(invocations.div_ceil(workgroup_size), max_per_dimension);
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, bind_group, dynamic_offsets);
+    if let Some(second) = second {
+        pass.set_bind_group(1, second, &[]);
+    }
+    pass.dispatch_workgroups(x, y, 1);
+}
+
 /// Maps the first `size` bytes of a MAP_READ buffer, copies them out and unmaps.
 pub async fn read_mapped<T: Pod>(context: &GpuContext, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<T>, GpuError> {
     if super::faults::fires("gpu-map-read") {

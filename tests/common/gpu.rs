@@ -2,16 +2,35 @@
 //! fails with the reason (CI installs Mesa's software Vulkan driver).
 #![allow(dead_code)]
 
+use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{ShaderVariant, shaders};
+use gpu_movegen::chess::tables::pawn_attacks;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::reflect::reflect;
 use gpu_movegen::gpu::resources::{bind_group, buffer, buffer_with, record_dispatch};
+use gpu_movegen::{Move, Piece, Position};
 
 pub fn context() -> GpuContext {
     match GpuContext::new() {
         Ok(context) => context,
         Err(error) => panic!("GPU tests need a GPU adapter and none could be opened: {error}"),
     }
+}
+
+/// The child the GPU's `position_make_move` writes for `mv`: the CPU's
+/// child, its en passant square kept only where a pawn of the side to move
+/// attacks it (the GPU leaves it out otherwise, so that transpositions are
+/// equal records).
+pub fn gpu_child(position: &Position, mv: Move) -> PackedPosition {
+    let child = position.make_move(mv);
+    let mut packed = PackedPosition::from(&child);
+    if let Some(square) = child.en_passant() {
+        let us = child.side_to_move();
+        if (pawn_attacks(!us, square) & child.pieces_of(us, Piece::Pawn)).is_empty() {
+            packed.state = packed.state & !(0xff << 8) | 64 << 8;
+        }
+    }
+    packed
 }
 
 /// Runs `entry_point` of a test module (composed with the crate's modules)

@@ -37,6 +37,8 @@ pub struct PerftEngine<G: PerftGame> {
     merge_table: wgpu::Buffer,
     staging: Staging,
     bind_group: wgpu::BindGroup,
+    /// Group 1: the table's shards as a binding array, where the layout has one.
+    table_group: Option<wgpu::BindGroup>,
     plan: MemoryPlan,
     options: PerftOptions<G::Variant>,
     max_workgroups: u32,
@@ -183,9 +185,14 @@ impl<G: PerftGame> PerftEngine<G> {
                 storage.extend(
                     arena.iter().enumerate().map(|(index, buffer)| (plan.layout.arena_binding(index as u32), buffer)),
                 );
-                storage.extend(
-                    table.iter().enumerate().map(|(index, buffer)| (plan.layout.table_binding(index as u32), buffer)),
-                );
+                if !plan.layout.table_array {
+                    storage.extend(
+                        table
+                            .iter()
+                            .enumerate()
+                            .map(|(index, buffer)| (plan.layout.table_binding(index as u32), buffer)),
+                    );
+                }
                 let mut entries: Vec<wgpu::BindGroupEntry> = storage
                     .iter()
                     .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
@@ -204,6 +211,21 @@ impl<G: PerftGame> PerftEngine<G> {
                     layout: &kernels.layout,
                     entries: &entries,
                 });
+                // The table's shards as one binding array in group 1, where the
+                // device indexes one per invocation.
+                let shard_bindings: Vec<wgpu::BufferBinding> =
+                    table.iter().map(|buffer| wgpu::BufferBinding { buffer, offset: 0, size: None }).collect();
+                let table_group = match (&kernels.second_layout, plan.layout.table_array) {
+                    (Some(layout), true) => Some(device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("perft transposition table"),
+                        layout,
+                        entries: &[wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::BufferArray(&shard_bindings),
+                        }],
+                    })),
+                    _ => None,
+                };
                 PerftEngine {
                     context: context.clone(),
                     kernels,
@@ -218,6 +240,7 @@ impl<G: PerftGame> PerftEngine<G> {
                     merge_table,
                     staging,
                     bind_group,
+                    table_group,
                     plan,
                     options,
                     max_workgroups: limits.max_compute_workgroups_per_dimension,
@@ -760,15 +783,20 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Writes the live slots of the leaf level `start..start + count` to
-    /// the live list (`mark_live`, the scan, `gather_live`); returns where
-    /// the scan leaves the list's length.
+    /// the live list (`gather_live`); returns the merge word that holds its length.
     fn gather_live(&mut self, start: u32, count: u32) -> u32 {
-        let parameters = PerftParameters { start, count, ..Default::default() };
-        self.dispatch("mark_live", parameters, count);
-        let total_slot = self.scan(start, count, self.plan.capacity);
+        // The list's length is the merge entries' last word, which the
+        // list (at most half of them) never reaches.
+        let length_word = self.plan.merge_slots() as u32 - 1;
+        let device = &self.context.device;
+        let encoder = self.batch.encoder.get_or_insert_with(|| {
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
+        });
+        encoder.clear_buffer(&self.merge_table, u64::from(length_word) * 4, Some(4));
+        let parameters = PerftParameters { start, count, list_total: length_word, ..Default::default() };
         self.dispatch("gather_live", parameters, count);
         self.statistics.gathered_levels += 1;
-        total_slot
+        length_word
     }
 
     fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32) {
@@ -878,11 +906,12 @@ impl<G: PerftGame> PerftEngine<G> {
         let encoder = self.batch.encoder.get_or_insert_with(|| {
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
         });
-        record_dispatch(
+        record_dispatch_with(
             encoder,
             self.kernels.pipeline(entry_point),
             &self.bind_group,
             &[offset],
+            self.table_group.as_ref(),
             invocations,
             self.kernels.workgroup_size(entry_point),
             self.max_workgroups,

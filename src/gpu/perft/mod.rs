@@ -82,7 +82,7 @@ use super::LocalFuture;
 use super::composer;
 use super::context::{GpuContext, GpuError};
 use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
-use super::resources::{Staging, buffer, buffer_with, record_dispatch};
+use super::resources::{Staging, buffer, buffer_with, record_dispatch_with};
 
 /// A game's side of the engine: its record, kernels, data and bounds.
 pub trait PerftGame {
@@ -191,6 +191,11 @@ pub struct PerftOptions<Variant> {
     /// The most bytes one storage binding holds; `None`: the device's limit.
     /// Tests shrink it so that the arena and the table span many bindings.
     pub binding_bytes: Option<u64>,
+    /// Reach a table spread over several bindings through one binding array
+    /// where the device can index one per invocation (the default), or
+    /// through a `switch` over the bindings, as devices without them do
+    /// (see [`memory`]); tests run both.
+    pub table_binding_array: bool,
     /// The bits of a position's hash that choose its table bucket and its
     /// merge entry: 32 in real use; tests keep a few so that collisions and
     /// replacements happen all the time (keys stay 128 bits, so counts stay exact).
@@ -219,6 +224,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             leaf_statistics: false,
             table_bytes: None,
             binding_bytes: None,
+            table_binding_array: true,
             index_bits: 32,
             count_bits: 64,
             variant: Variant::default(),
@@ -315,7 +321,7 @@ pub struct PerftParameters {
     pub arena_capacity: u32,
     /// Leaf kernels: 1 when they read their slots from the live list.
     pub leaf_list: u32,
-    /// Where the live list's length is in the scan buffer.
+    /// The word of the merge buffer that holds the live list's length.
     pub list_total: u32,
 }
 

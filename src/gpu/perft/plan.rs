@@ -24,6 +24,9 @@ pub struct DeviceFacts {
     pub memory: Option<DeviceMemory>,
     /// Whether it is a software adapter (whose memory is the machine's).
     pub software: bool,
+    /// Whether it indexes binding arrays of storage buffers per invocation
+    /// ([`crate::gpu::context::BINDING_ARRAYS`]).
+    pub binding_arrays: bool,
 }
 
 impl DeviceFacts {
@@ -33,6 +36,8 @@ impl DeviceFacts {
             limits: context.device.limits(),
             memory: context.device_memory(),
             software: context.is_software(),
+            binding_arrays: context.device.features().contains(crate::gpu::context::BINDING_ARRAYS)
+                && context.device.limits().max_binding_array_elements_per_shader_stage >= 2,
         }
     }
 }
@@ -134,8 +139,8 @@ impl MemoryPlan {
         data_bytes: u64,
         table_bytes: u64,
     ) -> Result<MemoryPlan, GpuError> {
-        let DeviceFacts { limits, memory: device_memory, software } = device;
-        let (device_memory, software) = (*device_memory, *software);
+        let DeviceFacts { limits, memory: device_memory, software, binding_arrays } = device;
+        let (device_memory, software, binding_arrays) = (*device_memory, *software, *binding_arrays);
         let record_bytes = size_of::<G::Record>() as u64;
         let binding = limits
             .max_storage_buffer_binding_size
@@ -188,6 +193,10 @@ impl MemoryPlan {
                 plan.deep_buckets = u32::try_from(deep).unwrap_or(u32::MAX);
                 if own_table_bindings {
                     plan.layout.table_bindings = shards as u32;
+                    plan.layout.table_array = binding_arrays
+                        && options.table_binding_array
+                        && shards > 1
+                        && shards <= u64::from(limits.max_binding_array_elements_per_shader_stage);
                 }
             }
         }
@@ -281,6 +290,7 @@ impl MemoryPlan {
             binding_bytes: self.binding,
             table_bytes: self.transposition_bytes(),
             table_bindings: self.layout.table_bindings,
+            table_array: self.layout.table_array,
             compact_entries: shards * u64::from(self.shallow_buckets) * 2,
             wide_entries: shards * u64::from(self.deep_buckets) * 2,
             arena_positions: u64::from(self.capacity),
@@ -306,6 +316,8 @@ pub struct MemoryReport {
     pub table_bytes: u64,
     /// Storage bindings of the table's own; 0: it shares the merge entries' binding.
     pub table_bindings: u32,
+    /// Whether those bindings are one binding array (indexed per probe).
+    pub table_array: bool,
     /// Compact entries (subtrees of 1 to 3 plies).
     pub compact_entries: u64,
     /// Wide entries (deeper subtrees).
@@ -329,6 +341,7 @@ impl std::fmt::Display for MemoryReport {
             let bindings = match self.table_bindings {
                 0 => "beside the merge entries in one binding".to_owned(),
                 1 => "in 1 binding".to_owned(),
+                count if self.table_array => format!("in {count} bindings (a binding array)"),
                 count => format!("in {count} bindings"),
             };
             write!(
