@@ -19,7 +19,13 @@
 //! - `orphan`: the perftree engine leaves a child holding its output
 //!   (after its whole answer with `orphan`; with `orphan-silent` it exits
 //!   without answering);
+//! - `zh-no-pawn-drops` (with `UCI_Variant` crazyhouse): pawns are never dropped;
+//! - `atomic-king-captures` (with `UCI_Variant` atomic): a king may capture,
+//!   exploding itself;
 //! - anything else (or unset): no bug, the crate's own counts.
+//!
+//! In UCI mode `setoption name UCI_Variant value NAME` switches to a chess
+//! variant (the crate's own rules, with the variant bugs above).
 //!
 //! ```text
 //! PLANTED_BUG=no-en-passant cargo run --release --example planted_bugs -- 3 "<FEN>"
@@ -27,6 +33,7 @@
 
 use std::io::{BufRead, Write};
 
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::{Move, MoveKind, Piece, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,6 +52,8 @@ enum Bug {
     Truncated,
     Orphan,
     OrphanSilent,
+    CrazyhouseNoPawnDrops,
+    AtomicKingCaptures,
     None,
 }
 
@@ -65,6 +74,8 @@ impl Bug {
             Ok("truncated") => Bug::Truncated,
             Ok("orphan") => Bug::Orphan,
             Ok("orphan-silent") => Bug::OrphanSilent,
+            Ok("zh-no-pawn-drops") => Bug::CrazyhouseNoPawnDrops,
+            Ok("atomic-king-captures") => Bug::AtomicKingCaptures,
             _ => Bug::None,
         }
     }
@@ -103,6 +114,32 @@ fn castlings_ignoring_attacks(position: &Position) -> Vec<Move> {
         })
         .map(|rook| Move::new(king, rook, MoveKind::Castling))
         .collect()
+}
+
+/// A variant position's legal moves, with the variant bugs' changes.
+fn variant_moves(position: &VariantPosition, bug: Bug) -> Vec<Move> {
+    let mut list: Vec<Move> = position.legal_moves().to_vec();
+    match bug {
+        Bug::CrazyhouseNoPawnDrops => list.retain(|mv| mv.dropped() != Some(Piece::Pawn)),
+        Bug::AtomicKingCaptures if position.variant() == Variant::Atomic => {
+            let board = position.board();
+            let us = board.side_to_move();
+            for king in board.pieces_of(us, Piece::King) {
+                for target in gpu_movegen::tables::king_attacks(king) & board.colored(!us) {
+                    list.push(Move::new(king, target, MoveKind::Normal));
+                }
+            }
+        }
+        _ => {}
+    }
+    list
+}
+
+fn variant_perft(position: &VariantPosition, depth: u32, bug: Bug) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    variant_moves(position, bug).iter().map(|mv| variant_perft(&position.make_move(*mv), depth - 1, bug)).sum()
 }
 
 fn perft(position: &Position, depth: u32, bug: Bug) -> u64 {
@@ -181,6 +218,8 @@ fn uci(bug: Bug) {
     let mut stdout = std::io::stdout();
     let mut position = Position::start();
     let mut chess960 = false;
+    let mut variant = Variant::Chess;
+    let mut variant_position = VariantPosition::start(Variant::Chess);
     for line in stdin.lock().lines() {
         let line = line.expect("stdin is text");
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -188,6 +227,19 @@ fn uci(bug: Bug) {
             ["uci"] => writeln!(stdout, "id name planted-bugs\nuciok").unwrap(),
             ["isready"] => writeln!(stdout, "readyok").unwrap(),
             ["setoption", "name", "UCI_Chess960", "value", value] => chess960 = *value == "true",
+            ["setoption", "name", "UCI_Variant", "value", value] => {
+                variant = value.parse().expect("a variant");
+                variant_position = VariantPosition::start(variant);
+            }
+            ["position", "startpos", rest @ ..] if variant != Variant::Chess => {
+                variant_position =
+                    play_variant(variant, variant.start_fen(), rest.strip_prefix(&["moves"]).unwrap_or(&[]));
+            }
+            ["position", "fen", rest @ ..] if variant != Variant::Chess => {
+                let split = rest.iter().position(|word| *word == "moves").unwrap_or(rest.len());
+                let moves = if split < rest.len() { &rest[split + 1..] } else { &[][..] };
+                variant_position = play_variant(variant, &rest[..split].join(" "), moves);
+            }
             ["position", "startpos", rest @ ..] => {
                 position = play(gpu_movegen::START_FEN, rest.strip_prefix(&["moves"]).unwrap_or(&[]));
             }
@@ -195,6 +247,21 @@ fn uci(bug: Bug) {
                 let split = rest.iter().position(|word| *word == "moves").unwrap_or(rest.len());
                 let moves = if split < rest.len() { &rest[split + 1..] } else { &[][..] };
                 position = play(&rest[..split].join(" "), moves);
+            }
+            ["go", "perft", depth] if variant != Variant::Chess => {
+                let depth: u32 = depth.parse().expect("a depth");
+                counted(bug);
+                let mut lines: Vec<(String, u64)> = variant_moves(&variant_position, bug)
+                    .iter()
+                    .map(|mv| {
+                        (mv.uci(chess960).to_string(), variant_perft(&variant_position.make_move(*mv), depth - 1, bug))
+                    })
+                    .collect();
+                lines.sort();
+                for (mv, count) in &lines {
+                    writeln!(stdout, "{mv}: {count}").unwrap();
+                }
+                writeln!(stdout, "\nNodes searched: {}\n", lines.iter().map(|(_, count)| count).sum::<u64>()).unwrap();
             }
             ["go", "perft", depth] => {
                 let depth: u32 = depth.parse().expect("a depth");
@@ -214,6 +281,15 @@ fn uci(bug: Bug) {
         }
         stdout.flush().unwrap();
     }
+}
+
+fn play_variant(variant: Variant, fen: &str, moves: &[&str]) -> VariantPosition {
+    let mut position = VariantPosition::from_fen(variant, fen).expect("a valid FEN");
+    for text in moves {
+        let mv = position.parse_uci_move(text).expect("a legal move");
+        position = position.make_move(mv);
+    }
+    position
 }
 
 fn main() {

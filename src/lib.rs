@@ -98,3 +98,8 @@ pub struct ReadmeDoctests;
 #[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../docs/library.md")]
 pub struct LibraryGuideDoctests;
+
+/// The chess variants guide's Rust examples (docs/variants.md), compiled and run as doc tests.
+#[cfg(all(doctest, feature = "gpu"))]
+#[doc = include_str!("../docs/variants.md")]
+pub struct VariantsGuideDoctests;

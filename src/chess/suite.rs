@@ -1,5 +1,8 @@
 //! Perft suites: EPD lines (`<fen> ;D1 20 ;D2 400`) and the `.perft`
 //! format (`id`, `epd`, `perft <depth> <nodes>` lines). `#` starts a comment.
+//! A chess variant's positions say so: a `variant <name>` line (`.perft`; it
+//! holds for the entries after it until the next) or a `;variant <name>`
+//! field (EPD).
 
 use crate::chess::error::{FenError, SuiteError};
 use crate::chess::position::Position;
@@ -15,6 +18,9 @@ pub struct SuiteEntry {
     pub fen: String,
     /// (depth, expected nodes), in the file's order.
     pub expected: Vec<(u32, u64)>,
+    /// The chess variant the suite names for this position (`variant
+    /// <name>`), as written; `None`: the variant the caller counts in.
+    pub variant: Option<String>,
 }
 
 impl SuiteEntry {
@@ -46,6 +52,7 @@ fn parse_count(line: usize, depth: &str, nodes: &str) -> Result<(u32, u64), Suit
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut entries: Vec<SuiteEntry> = Vec::new();
     let mut pending_id: Option<String> = None;
+    let mut variant: Option<String> = None;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         if let Some(problem) = crate::files::overlong(raw) {
@@ -59,9 +66,19 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
         let rest = rest.trim();
         match keyword {
             "id" => pending_id = Some(rest.to_owned()),
-            "epd" => {
-                entries.push(SuiteEntry { line, id: pending_id.take(), fen: rest.to_owned(), expected: Vec::new() })
+            "variant" => {
+                if rest.is_empty() || rest.contains(char::is_whitespace) {
+                    return Err(SuiteError { line, problem: format!("expected 'variant <name>', found '{content}'") });
+                }
+                variant = Some(rest.to_owned());
             }
+            "epd" => entries.push(SuiteEntry {
+                line,
+                id: pending_id.take(),
+                fen: rest.to_owned(),
+                expected: Vec::new(),
+                variant: variant.clone(),
+            }),
             "perft" => {
                 let Some(entry) = entries.last_mut() else {
                     return Err(SuiteError { line, problem: "'perft' line before any 'epd' line".to_owned() });
@@ -79,9 +96,14 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 let mut parts = content.split(';');
                 let fen = parts.next().unwrap_or("").trim().to_owned();
                 let mut expected = Vec::new();
+                let mut entry_variant = variant.clone();
                 for part in parts {
                     let part = part.trim();
                     if part.is_empty() {
+                        continue;
+                    }
+                    if let Some(name) = part.strip_prefix("variant ") {
+                        entry_variant = Some(name.trim().to_owned());
                         continue;
                     }
                     let Some(body) = part.strip_prefix('D') else {
@@ -102,7 +124,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 if expected.is_empty() {
                     return Err(SuiteError { line, problem: "no ';D<depth> <nodes>' counts after the FEN".to_owned() });
                 }
-                entries.push(SuiteEntry { line, id: None, fen, expected });
+                entries.push(SuiteEntry { line, id: None, fen, expected, variant: entry_variant });
             }
         }
     }

@@ -15,6 +15,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use gpu_movegen::chess::pseudo_legal::seed_destinations;
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::{Move, Piece, Position, Square};
 
 use super::chess::{CountingArgs, Engine};
@@ -49,6 +50,11 @@ pub struct BisectArgs {
     /// Castling as king takes rook, and UCI_Chess960 set in the engine.
     #[arg(long)]
     chess960: bool,
+    /// A chess variant (see `perft --variant`): the root is the variant's
+    /// position (--fen its FEN) and the engine is told `setoption name
+    /// UCI_Variant value NAME` (UCI only; Fairy-Stockfish takes it).
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    variant: Option<Variant>,
     /// Seconds the engine may take for one answer.
     #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     timeout: u64,
@@ -60,6 +66,33 @@ pub struct BisectArgs {
 type Divide = Vec<(String, u64)>;
 
 pub fn run_bisect(arguments: BisectArgs) -> Result<ExitCode, CliError> {
+    let timeout = Duration::from_secs(arguments.timeout);
+    if let Some(variant) = arguments.variant.filter(|variant| *variant != Variant::Chess) {
+        if arguments.protocol == Protocol::Perftree {
+            return Err(CliError::Usage(
+                "--variant needs --protocol uci: perftree's protocol has no way to name a variant".to_owned(),
+            ));
+        }
+        let root = match &arguments.fen {
+            Some(fen) => super::variant::parse_variant_fen(variant, fen, "--fen")?,
+            None => VariantPosition::start(variant),
+        };
+        let chess960 = arguments.chess960 || root.board().is_chess960();
+        let mut position = root;
+        let mut path = Vec::new();
+        for text in arguments.moves.iter().flat_map(|text| text.split_whitespace()) {
+            let mv = position.parse_uci_move(text).map_err(|error| CliError::Usage(format!("--moves: {error}")))?;
+            position = position.make_move(mv);
+            path.push(mv);
+        }
+        let mut other = OtherEngine::start(&arguments.engine, arguments.protocol, chess960, Some(variant), timeout)?;
+        let mut ours = super::variant::VariantEngine::open(variant, arguments.counting, arguments.depth)?;
+        let quiet = Progress::new(true);
+        let describe = ours.describe();
+        let divide = |position: &VariantPosition, depth: u32| ours.divide(position, depth, &quiet);
+        let bisection = Bisection { root_fen: root.to_fen(), chess960, depth: arguments.depth, describe };
+        return bisection.run(position, path, &mut other, divide);
+    }
     let root = match &arguments.fen {
         Some(fen) => Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}")))?,
         None => Position::start(),
@@ -72,68 +105,151 @@ pub fn run_bisect(arguments: BisectArgs) -> Result<ExitCode, CliError> {
         position = position.make_move(mv);
         path.push(mv);
     }
-    let timeout = Duration::from_secs(arguments.timeout);
-    let mut other = OtherEngine::start(&arguments.engine, arguments.protocol, chess960, timeout)?;
+    let mut other = OtherEngine::start(&arguments.engine, arguments.protocol, chess960, None, timeout)?;
     let mut ours = Engine::open(arguments.counting, arguments.depth)?;
     let quiet = Progress::new(true);
-    let root_fen = root.to_fen();
-    let mut depth = arguments.depth;
-    loop {
-        let our_divide = ours.divide(&position, depth, &quiet)?;
-        let uci_path: Vec<String> = path.iter().map(|mv| mv.uci(chess960).to_string()).collect();
-        let (their_divide, their_total) = other.divide(&root_fen, &uci_path, depth)?;
-        let their_sum = their_divide.iter().try_fold(0u64, |sum, (_, count)| sum.checked_add(*count));
-        if their_sum != Some(their_total) {
-            // The engine contradicts itself: wrong, whatever ours say.
-            let sum = their_sum.map_or("more than 2^64".to_owned(), |sum| sum.to_string());
-            eprintln!(
-                "bisect: depth {depth}: the engine's total {their_total} is not the sum of its moves' counts ({sum})"
-            );
-            println!("position: {}", position.to_fen());
-            println!("moves: {}", uci_path.join(" "));
-            return Ok(ExitCode::from(1));
-        }
-        let (theirs, extra) = classify(&position, &their_divide)?;
-        let missing: Vec<Move> = our_divide.iter().map(|(mv, _)| *mv).filter(|mv| !theirs.contains_key(mv)).collect();
-        let report = |missing: &[Move], extra: &[String]| {
-            let names = |moves: &[Move]| moves.iter().map(|mv| mv.uci(chess960).to_string()).collect::<Vec<_>>();
-            println!("position: {}", position.to_fen());
-            println!("moves: {}", uci_path.join(" "));
-            println!("missing: {}", names(missing).join(" "));
-            println!("extra: {}", extra.join(" "));
-        };
-        if !missing.is_empty() || !extra.is_empty() {
-            eprintln!("bisect: depth {depth}: the move lists differ here");
-            report(&missing, &extra);
-            return Ok(ExitCode::from(1));
-        }
-        let differing = our_divide.iter().find(|(mv, nodes)| theirs.get(mv) != Some(nodes));
-        let Some(&(mv, nodes)) = differing else {
-            let total: u64 = our_divide.iter().map(|(_, nodes)| nodes).sum();
-            if depth == arguments.depth {
-                println!(
-                    "no difference: both engines count {total} at depth {depth} (ours on the {})",
-                    ours.describe()
-                );
-                return Ok(ExitCode::SUCCESS);
+    let describe = ours.describe();
+    let divide = |position: &Position, depth: u32| ours.divide(position, depth, &quiet);
+    let bisection = Bisection { root_fen: root.to_fen(), chess960, depth: arguments.depth, describe };
+    bisection.run(position, path, &mut other, divide)
+}
+
+/// A position bisection descends through: chess or a variant's.
+trait Bisected: Copy {
+    fn fen(&self) -> String;
+    fn play(&self, mv: Move) -> Self;
+    /// The engine's moves that are legal here, with their counts, and the
+    /// texts of those that are not (see [`classify`]).
+    fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError>;
+}
+
+impl Bisected for Position {
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        self.make_move(mv)
+    }
+
+    fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
+        classify(self, divide)
+    }
+}
+
+impl Bisected for VariantPosition {
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        self.make_move(mv)
+    }
+
+    /// A move text that is not a legal move here is extra when it reads as
+    /// a move at all (squares, or a drop), and an error otherwise.
+    fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
+        let mut legal = HashMap::new();
+        let mut extra = Vec::new();
+        for (text, count) in divide {
+            match self.parse_uci_move(text) {
+                Ok(mv) => {
+                    if legal.insert(mv, *count).is_some() {
+                        extra.push(format!("{text} (listed twice)"));
+                    }
+                }
+                Err(gpu_movegen::MoveError::Illegal { .. }) => extra.push(text.clone()),
+                Err(_) => {
+                    return Err(CliError::Usage(format!(
+                        "the engine named '{}' in {}, which is not a move",
+                        shown(text),
+                        self.to_fen()
+                    )));
+                }
             }
-            eprintln!(
-                "bisect: depth {depth}: every move counts the same here, though the engine's count of the move \
-                 that led here did not; its counts are not consistent with one another"
-            );
-            report(&[], &[]);
-            return Ok(ExitCode::from(1));
-        };
-        let theirs_count = theirs[&mv];
-        eprintln!("bisect: depth {depth}: {} differs: ours {nodes}, the engine's {theirs_count}", mv.uci(chess960));
-        if depth == 1 {
-            // The same moves, yet the engine counts one of them as more than one leaf.
-            report(&[], &[]);
-            return Ok(ExitCode::from(1));
         }
-        position = position.make_move(mv);
-        path.push(mv);
-        depth -= 1;
+        Ok((legal, extra))
+    }
+}
+
+/// One bisection's fixed parts.
+struct Bisection {
+    root_fen: String,
+    chess960: bool,
+    depth: u32,
+    describe: String,
+}
+
+impl Bisection {
+    /// Divides beside the other engine from `position` (reached from the
+    /// root by `path`), descending into the first move whose count differs.
+    fn run<P: Bisected>(
+        self,
+        mut position: P,
+        mut path: Vec<Move>,
+        other: &mut OtherEngine,
+        mut ours: impl FnMut(&P, u32) -> Result<Vec<(Move, u64)>, CliError>,
+    ) -> Result<ExitCode, CliError> {
+        let chess960 = self.chess960;
+        let mut depth = self.depth;
+        loop {
+            let our_divide = ours(&position, depth)?;
+            let uci_path: Vec<String> = path.iter().map(|mv| mv.uci(chess960).to_string()).collect();
+            let (their_divide, their_total) = other.divide(&self.root_fen, &uci_path, depth)?;
+            let their_sum = their_divide.iter().try_fold(0u64, |sum, (_, count)| sum.checked_add(*count));
+            if their_sum != Some(their_total) {
+                // The engine contradicts itself: wrong, whatever ours say.
+                let sum = their_sum.map_or("more than 2^64".to_owned(), |sum| sum.to_string());
+                eprintln!(
+                    "bisect: depth {depth}: the engine's total {their_total} is not the sum of its moves' counts ({sum})"
+                );
+                println!("position: {}", position.fen());
+                println!("moves: {}", uci_path.join(" "));
+                return Ok(ExitCode::from(1));
+            }
+            let (theirs, extra) = position.classify(&their_divide)?;
+            let missing: Vec<Move> =
+                our_divide.iter().map(|(mv, _)| *mv).filter(|mv| !theirs.contains_key(mv)).collect();
+            let report = |missing: &[Move], extra: &[String]| {
+                let names = |moves: &[Move]| moves.iter().map(|mv| mv.uci(chess960).to_string()).collect::<Vec<_>>();
+                println!("position: {}", position.fen());
+                println!("moves: {}", uci_path.join(" "));
+                println!("missing: {}", names(missing).join(" "));
+                println!("extra: {}", extra.join(" "));
+            };
+            if !missing.is_empty() || !extra.is_empty() {
+                eprintln!("bisect: depth {depth}: the move lists differ here");
+                report(&missing, &extra);
+                return Ok(ExitCode::from(1));
+            }
+            let differing = our_divide.iter().find(|(mv, nodes)| theirs.get(mv) != Some(nodes));
+            let Some(&(mv, nodes)) = differing else {
+                let total: u64 = our_divide.iter().map(|(_, nodes)| nodes).sum();
+                if depth == self.depth {
+                    println!(
+                        "no difference: both engines count {total} at depth {depth} (ours on the {})",
+                        self.describe
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
+                eprintln!(
+                    "bisect: depth {depth}: every move counts the same here, though the engine's count of the move \
+                     that led here did not; its counts are not consistent with one another"
+                );
+                report(&[], &[]);
+                return Ok(ExitCode::from(1));
+            };
+            let theirs_count = theirs[&mv];
+            eprintln!("bisect: depth {depth}: {} differs: ours {nodes}, the engine's {theirs_count}", mv.uci(chess960));
+            if depth == 1 {
+                // The same moves, yet the engine counts one of them as more than one leaf.
+                report(&[], &[]);
+                return Ok(ExitCode::from(1));
+            }
+            position = position.play(mv);
+            path.push(mv);
+            depth -= 1;
+        }
     }
 }
 
@@ -364,7 +480,13 @@ enum OtherEngine {
 }
 
 impl OtherEngine {
-    fn start(command: &str, protocol: Protocol, chess960: bool, timeout: Duration) -> Result<OtherEngine, CliError> {
+    fn start(
+        command: &str,
+        protocol: Protocol,
+        chess960: bool,
+        variant: Option<Variant>,
+        timeout: Duration,
+    ) -> Result<OtherEngine, CliError> {
         let mut words = command.split_whitespace().map(str::to_owned);
         let program = words.next().ok_or_else(|| CliError::Usage("--engine: no program named".to_owned()))?;
         let arguments: Vec<String> = words.collect();
@@ -379,6 +501,9 @@ impl OtherEngine {
         engine.read_until("uci", |line| line.trim() == "uciok")?;
         if chess960 {
             engine.send("setoption name UCI_Chess960 value true")?;
+        }
+        if let Some(variant) = variant {
+            engine.send(&format!("setoption name UCI_Variant value {}", variant.uci_name()))?;
         }
         engine.send("isready")?;
         engine.read_until("isready", |line| line.trim() == "readyok")?;

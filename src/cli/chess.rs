@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 
 use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PositionMoves};
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::chess::{cross_check, units};
 use gpu_movegen::suite::{SuiteEntry, parse_suite};
 use gpu_movegen::{Position, random_play};
@@ -48,6 +49,12 @@ pub struct PerftArgs {
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
     max_depth: Option<u32>,
+    /// A lichess chess variant: antichess, atomic, kingofthehill, 3check,
+    /// horde, racingkings, crazyhouse (UCI_Variant names; lichess's
+    /// camelCase names too), or chess. --fen is then the variant's FEN; with
+    /// --epd, the variant of entries that name none.
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    variant: Option<Variant>,
     /// After a GPU count, count K subtrees drawn at random a few plies below
     /// the root (at most 4 plies deep each) on the GPU and on the CPU, and
     /// fail with exit code 1 on any difference. Default: 8 at depth 5 or
@@ -126,8 +133,16 @@ pub struct VerifyArgs {
     #[arg(long, requires = "random")]
     chess960: bool,
     /// Kernel to verify (default: both).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "variant")]
     kernel: Option<KernelArg>,
+    /// A chess variant (see `perft --variant`): its positions (random play
+    /// from its start, or the suite's FENs) are counted on the GPU's variant
+    /// kernels and on the CPU to --depth, and must agree.
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    variant: Option<Variant>,
+    /// With --variant: the perft depth each position is counted to (1 to 4).
+    #[arg(long, value_name = "D", requires = "variant", value_parser = clap::value_parser!(u32).range(1..=4))]
+    depth: Option<u32>,
     #[command(flatten)]
     shaders: ShaderArgs,
 }
@@ -168,6 +183,46 @@ pub(super) fn parse_fen_argument(fen: Option<&str>) -> Result<Position, CliError
 }
 
 pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
+    if let Some(path) = &arguments.epd {
+        let entries = read_suite_entries(path)?;
+        let default = arguments.variant.unwrap_or_default();
+        let named = entries.iter().any(|entry| entry.variant.is_some());
+        if default != Variant::Chess || named {
+            if arguments.stats {
+                return Err(CliError::Usage("--stats with --epd counts standard chess suites only".to_owned()));
+            }
+            let suite = variant_suite(path, &entries, default)?;
+            let max_depth = arguments.max_depth;
+            if !suite
+                .iter()
+                .any(|entry| entry.expected.iter().any(|(depth, _)| *depth <= max_depth.unwrap_or(u32::MAX)))
+            {
+                return Err(CliError::Usage(format!(
+                    "{}: {}; nothing would be counted",
+                    path.display(),
+                    super::common::no_counts_problem(max_depth)
+                )));
+            }
+            return super::variant::run_variant_suite(&suite, arguments.counting, max_depth, arguments.json);
+        }
+    } else if let Some(variant) = arguments.variant.filter(|variant| *variant != Variant::Chess) {
+        if arguments.cross_check.is_some_and(|checks| checks > 0) {
+            return Err(CliError::Usage(format!(
+                "--cross-check recounts standard chess subtrees; {variant} positions are checked by the GPU self-test \
+                 and by `verify --variant`"
+            )));
+        }
+        return super::variant::run_variant_perft(super::variant::VariantRequest {
+            variant,
+            fen: arguments.fen.clone(),
+            depth: arguments.depth,
+            divide: arguments.divide,
+            chess960: arguments.chess960,
+            stats: arguments.stats,
+            json: arguments.json,
+            counting: arguments.counting,
+        });
+    }
     let position = match &arguments.fen {
         Some(fen) => Some(Position::from_fen(fen).map_err(|error| CliError::Usage(format!("--fen: {error}")))?),
         None => None,
@@ -295,10 +350,40 @@ pub fn run_perft(arguments: PerftArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), CliError> {
+fn read_suite_entries(path: &std::path::Path) -> Result<Vec<SuiteEntry>, CliError> {
     let text = gpu_movegen::files::read_text(path, gpu_movegen::files::MAX_INPUT_BYTES)
         .map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
-    let entries = parse_suite(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))?;
+    parse_suite(&text).map_err(|error| CliError::Usage(format!("{}: {error}", path.display())))
+}
+
+/// A suite's entries as variant positions: each in the variant it names, or `default`.
+fn variant_suite(
+    path: &std::path::Path,
+    entries: &[SuiteEntry],
+    default: Variant,
+) -> Result<Vec<super::variant::VariantSuiteEntry>, CliError> {
+    entries
+        .iter()
+        .map(|entry| {
+            let at = |problem: String| CliError::Usage(format!("{}: line {}: {problem}", path.display(), entry.line));
+            let variant = match &entry.variant {
+                Some(name) => name.parse::<Variant>().map_err(|error| at(error.to_string()))?,
+                None => default,
+            };
+            let position = VariantPosition::from_fen(variant, &entry.fen)
+                .map_err(|error| at(format!("invalid {variant} FEN: {error}")))?;
+            Ok(super::variant::VariantSuiteEntry {
+                line: entry.line,
+                variant,
+                position,
+                expected: entry.expected.clone(),
+            })
+        })
+        .collect()
+}
+
+fn read_suite_positions(path: &std::path::Path) -> Result<(Vec<SuiteEntry>, Vec<Position>), CliError> {
+    let entries = read_suite_entries(path)?;
     let positions = entries
         .iter()
         .map(|entry| {
@@ -461,6 +546,27 @@ pub fn run_perftree(
 }
 
 pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, CliError> {
+    if let Some(variant) = arguments.variant {
+        if arguments.chess960 {
+            return Err(CliError::Usage(
+                "--chess960 draws standard Chess960 starts; leave it out with --variant".to_owned(),
+            ));
+        }
+        let positions = match (&arguments.epd, arguments.random, arguments.seed) {
+            (Some(path), _, _) => variant_suite(path, &read_suite_entries(path)?, variant)?
+                .into_iter()
+                .map(|entry| entry.position)
+                .collect(),
+            (None, Some(count), Some(seed)) => gpu_movegen::chess::variant::random_positions(variant, count, 120, seed),
+            _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
+        };
+        return super::variant::run_variant_verify(
+            variant,
+            &positions,
+            arguments.depth.unwrap_or(2),
+            arguments.shaders,
+        );
+    }
     let positions = match (&arguments.epd, arguments.random, arguments.seed) {
         (Some(path), _, _) => read_suite_positions(path)?.1,
         (None, Some(count), Some(seed)) if arguments.chess960 => {

@@ -12,3 +12,4 @@ pub mod shogi;
 pub mod stats;
 pub mod unique;
 pub mod units;
+pub mod variant;

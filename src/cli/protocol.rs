@@ -9,6 +9,7 @@
 
 use std::io::{BufRead, Write};
 
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::{Position, START_FEN};
 
 use super::common::{Backend, CliError, GpuTableArgs, Int64Arg, Progress, ShaderArgs, SliderArg, escape_controls};
@@ -266,12 +267,29 @@ fn engine_for<E>(
     Ok(&mut slot.as_mut().expect("opened").2)
 }
 
-/// Chess behind UCI.
+/// How the UCI front end counts: `settings` as the command line's options.
+fn counting_of(settings: Settings) -> CountingArgs {
+    CountingArgs {
+        threads: settings.threads,
+        backend: settings.backend,
+        hash: HashArgs { mebibytes: settings.hash },
+        quiet: true,
+        shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
+        devices: None,
+    }
+}
+
+/// Chess (and its variants, `UCI_Variant`) behind UCI.
 struct Chess {
     position: Position,
     /// `UCI_Chess960`: castling written as king takes rook.
     chess960: bool,
     engine: Option<(Settings, u32, Engine)>,
+    /// `UCI_Variant`; standard chess counts on `position` and `engine`.
+    variant: Variant,
+    /// The position when a variant is set.
+    variant_position: VariantPosition,
+    variant_engine: Option<(Settings, u32, super::variant::VariantEngine)>,
 }
 
 impl Game for Chess {
@@ -279,10 +297,25 @@ impl Game for Chess {
     const NO_MOVE: &'static str = "0000";
 
     fn options(&self) -> Vec<String> {
-        vec!["option name UCI_Chess960 type check default false".to_owned()]
+        let variants: String = Variant::ALL.iter().map(|variant| format!(" var {}", variant.uci_name())).collect();
+        vec![
+            "option name UCI_Chess960 type check default false".to_owned(),
+            format!("option name UCI_Variant type combo default chess{variants}"),
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        if name.eq_ignore_ascii_case("UCI_Variant") {
+            let variant = value.parse::<Variant>().map_err(|error| error.to_string())?;
+            if variant != self.variant {
+                self.variant = variant;
+                self.variant_engine = None;
+            }
+            // A new variant starts from its own start position.
+            self.variant_position = VariantPosition::start(variant);
+            self.position = Position::start();
+            return Ok(true);
+        }
         if !name.eq_ignore_ascii_case("UCI_Chess960") {
             return Ok(false);
         }
@@ -295,6 +328,20 @@ impl Game for Chess {
     }
 
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        if self.variant != Variant::Chess {
+            let variant = self.variant;
+            self.variant_position = read_position(
+                words,
+                "fen",
+                VariantPosition::start(variant),
+                |fen| VariantPosition::from_fen(variant, fen).map_err(|error| format!("{variant}: {error}")),
+                |position, text| {
+                    let mv = position.parse_uci_move(text).map_err(|error| error.to_string())?;
+                    Ok(position.make_move(mv))
+                },
+            )?;
+            return Ok(());
+        }
         let start = Position::from_fen(START_FEN).expect("the start position");
         self.position = read_position(
             words,
@@ -310,17 +357,19 @@ impl Game for Chess {
     }
 
     fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
-            let counting = CountingArgs {
-                threads: settings.threads,
-                backend: settings.backend,
-                hash: HashArgs { mebibytes: settings.hash },
-                quiet: true,
-                shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
-                devices: None,
-            };
-            Engine::open(counting, deepest)
-        })?;
+        if self.variant != Variant::Chess {
+            let variant = self.variant;
+            let engine = engine_for(&mut self.variant_engine, settings, depth, |deepest| {
+                super::variant::VariantEngine::open(variant, counting_of(settings), deepest)
+            })?;
+            let quiet = Progress::new(true);
+            let divided =
+                engine.divide(&self.variant_position, depth, &quiet).map_err(|error| error.message().to_owned())?;
+            let chess960 = self.chess960 || self.variant_position.board().is_chess960();
+            return Ok(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect());
+        }
+        let engine =
+            engine_for(&mut self.engine, settings, depth, |deepest| Engine::open(counting_of(settings), deepest))?;
         let quiet = Progress::new(true);
         let divided = engine.divide(&self.position, depth, &quiet).map_err(|error| error.message().to_owned())?;
         let chess960 = self.chess960 || self.position.is_chess960();
@@ -328,7 +377,7 @@ impl Game for Chess {
     }
 
     fn show(&self) -> String {
-        let fen = self.position.to_fen();
+        let fen = if self.variant == Variant::Chess { self.position.to_fen() } else { self.variant_position.to_fen() };
         let placement = fen.split(' ').next().unwrap_or("");
         let rule = " +---+---+---+---+---+---+---+---+\n";
         let mut board = format!("\n{rule}");
@@ -344,6 +393,9 @@ impl Game for Chess {
             board += &format!("{squares} | {}\n{rule}", 8 - rank);
         }
         board += "   a   b   c   d   e   f   g   h\n\n";
+        if self.variant != Variant::Chess {
+            board += &format!("Variant: {}\n", self.variant);
+        }
         board + &format!("Fen: {fen}\n")
     }
 
@@ -405,8 +457,14 @@ impl Game for Shogi {
 
 /// `gpu-movegen uci`.
 pub fn run_uci(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliError> {
-    let chess =
-        Chess { position: Position::from_fen(START_FEN).expect("the start position"), chess960: false, engine: None };
+    let chess = Chess {
+        position: Position::from_fen(START_FEN).expect("the start position"),
+        chess960: false,
+        engine: None,
+        variant: Variant::Chess,
+        variant_position: VariantPosition::start(Variant::Chess),
+        variant_engine: None,
+    };
     serve(chess, arguments, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }

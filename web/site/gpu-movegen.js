@@ -1,10 +1,12 @@
 // The JavaScript API of gpu-movegen in a browser, set on globalThis.gpuMovegen:
 //   ready        a Promise that settles when the WebAssembly module is loaded;
 //   info()       the adapter, its limits and the self-test's verdicts;
-//   perft({game, position, size, depth, backend, divide, onProgress})
+//   perft({game, variant, position, size, depth, backend, divide, onProgress})
 //                {nodes, backend, adapter, seconds, divide, note}: nodes is a
 //                decimal string (exact past 2^53), divide a list of [move, nodes];
-//   verify(game, count, depth, seed)   GPU against CPU on random positions;
+//                variant is a chess variant's UCI_Variant or lichess name;
+//   verify(game, count, depth, seed)   GPU against CPU on random positions
+//                (game: chess, shogi, go, or a chess variant's name);
 //   playouts({size, moves, count, seed, komi, backend})   Go win rates.
 // Bad input rejects the Promise with an Error carrying the command line's message.
 import init, * as wasm from "./pkg/gpu_movegen_web.js";

@@ -69,6 +69,7 @@ function formRequest(form) {
   const data = new FormData(form);
   return {
     game: data.get("game"),
+    variant: data.get("game") === "chess" ? data.get("variant") : undefined,
     position: data.get("position"),
     size: Number(data.get("size")),
     depth: Number(data.get("depth")),

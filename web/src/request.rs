@@ -1,5 +1,6 @@
 //! A perft request as JavaScript gives it, read and checked before any work.
 
+use gpu_movegen::chess::variant::Variant;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
@@ -37,11 +38,14 @@ impl Backend {
     }
 }
 
-/// `{game, position, size, depth, backend, divide}`, checked.
+/// `{game, variant, position, size, depth, backend, divide}`, checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PerftRequest {
     /// The game.
     pub game: Game,
+    /// The chess variant (`variant:` in the request, a `UCI_Variant` or
+    /// lichess name); [`Variant::Chess`] when none is named.
+    pub variant: Variant,
     /// FEN or SFEN; for Go the moves played from the empty board.
     pub position: String,
     /// Go's board size (ignored by the other games).
@@ -77,13 +81,24 @@ impl PerftRequest {
     /// Reads a request object; the message says what is wrong with it.
     pub fn from_js(object: &JsValue) -> Result<PerftRequest, String> {
         if !object.is_object() {
-            return Err("perft takes an object: {game, position, depth, backend, divide}".to_owned());
+            return Err("perft takes an object: {game, variant, position, depth, backend, divide}".to_owned());
         }
         let game = match field(object, "game").and_then(|value| value.as_string()).as_deref() {
             None | Some("chess") => Game::Chess,
             Some("shogi") => Game::Shogi,
             Some("go") => Game::Go,
             Some(other) => return Err(format!("game must be \"chess\", \"shogi\" or \"go\", not \"{other}\"")),
+        };
+        let variant = match field(object, "variant") {
+            None => Variant::Chess,
+            Some(value) => {
+                let name = value.as_string().ok_or("variant must be a string")?;
+                let variant = name.parse::<Variant>().map_err(|error| error.to_string())?;
+                if game != Game::Chess && variant != Variant::Chess {
+                    return Err(format!("variant {variant} is a chess variant; game must be \"chess\""));
+                }
+                variant
+            }
         };
         let position = match field(object, "position") {
             None => String::new(),
@@ -104,6 +119,6 @@ impl PerftRequest {
             Some(other) => return Err(format!("backend must be \"gpu\" or \"cpu\", not \"{other}\"")),
         };
         let divide = field(object, "divide").is_some_and(|value| value.is_truthy());
-        Ok(PerftRequest { game, position, size, depth, backend, divide })
+        Ok(PerftRequest { game, variant, position, size, depth, backend, divide })
     }
 }

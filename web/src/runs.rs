@@ -2,6 +2,8 @@
 //! engines, or on the CPU root move by root move, handing the browser its
 //! thread back between moves so that the page can show progress.
 
+use gpu_movegen::chess::gpu::{VariantGpuPerft, VariantKernels, VariantPerftOptions};
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions, GpuPlayouts};
 use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
@@ -75,12 +77,25 @@ async fn yield_to_browser() {
 /// names the moves; the root itself when no divide is asked and the GPU counts.
 enum Roots {
     Chess(gpu_movegen::Position, Vec<(String, gpu_movegen::Position)>),
+    Variant(VariantPosition, Vec<(String, VariantPosition)>),
     Shogi(gpu_movegen::shogi::position::Position, Vec<(String, gpu_movegen::shogi::position::Position)>),
     Go(gpu_movegen::go::Position, Vec<(String, gpu_movegen::go::Position)>),
 }
 
 fn roots(request: &PerftRequest) -> Result<Roots, String> {
     match request.game {
+        Game::Chess if request.variant != Variant::Chess => {
+            let variant = request.variant;
+            let text = if request.position.trim().is_empty() { variant.start_fen() } else { request.position.trim() };
+            let position = VariantPosition::from_fen(variant, text).map_err(|error| format!("FEN: {error}"))?;
+            let chess960 = position.board().is_chess960();
+            let children = position
+                .legal_moves()
+                .iter()
+                .map(|mv| (mv.uci(chess960).to_string(), position.make_move(*mv)))
+                .collect();
+            Ok(Roots::Variant(position, children))
+        }
         Game::Chess => {
             let text = if request.position.trim().is_empty() { gpu_movegen::START_FEN } else { &request.position };
             let position = gpu_movegen::Position::from_fen(text).map_err(|error| format!("FEN: {error}"))?;
@@ -206,6 +221,7 @@ async fn cpu_divide(roots: &Roots, depth: u32, progress: &dyn Fn(u128)) -> Vec<(
     }
     match roots {
         Roots::Chess(_, children) => each!(children, gpu_movegen::chess::fast_perft::perft),
+        Roots::Variant(_, children) => each!(children, gpu_movegen::chess::variant::perft),
         Roots::Shogi(_, children) => each!(children, gpu_movegen::shogi::perft::perft),
         Roots::Go(_, children) => each!(children, gpu_movegen::go::perft::perft),
     }
@@ -252,6 +268,14 @@ async fn gpu_divide(
                 children
             )
         }
+        Roots::Variant(root, children) => {
+            let options = VariantPerftOptions {
+                variant: VariantKernels { variant: root.variant(), ..Default::default() },
+                memory_limit: Some(PAGE_GPU_MEMORY),
+                ..Default::default()
+            };
+            count!(VariantGpuPerft::with_options_async(context, options).await?, root, children)
+        }
         Roots::Shogi(root, children) => {
             let options = ShogiPerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
             count!(ShogiGpuPerft::with_options_async(context, options).await?, root, children)
@@ -267,7 +291,8 @@ async fn gpu_divide(
     }
 }
 
-/// GPU against CPU on `count` positions from seeded random play of `game`.
+/// GPU against CPU on `count` positions from seeded random play of `game`
+/// ("chess", "shogi", "go" or a chess variant's name).
 pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsValue, String> {
     if count == 0 || count > 1000 {
         return Err(format!("count must be from 1 to 1000, not {count}"));
@@ -311,7 +336,27 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
             let cpu = positions.iter().map(|position| gpu_movegen::go::perft::perft(position, depth)).collect();
             (positions.iter().map(|position| format!("{position:?}")).collect(), gpu, cpu)
         }
-        other => return Err(format!("game must be \"chess\", \"shogi\" or \"go\", not \"{other}\"")),
+        other => match Variant::from_name(other) {
+            Some(variant) if variant != Variant::Chess => {
+                let positions = gpu_movegen::chess::variant::random_positions(variant, count as usize, 80, seed);
+                let options = VariantPerftOptions {
+                    variant: VariantKernels { variant, ..Default::default() },
+                    memory_limit: Some(PAGE_GPU_MEMORY),
+                    ..Default::default()
+                };
+                let mut engine = VariantGpuPerft::with_options_async(&context, options).await.map_err(forget)?;
+                let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
+                let cpu =
+                    positions.iter().map(|position| gpu_movegen::chess::variant::perft(position, depth)).collect();
+                (positions.iter().map(|position| position.to_fen()).collect(), gpu, cpu)
+            }
+            _ => {
+                return Err(format!(
+                    "game must be \"chess\", \"shogi\", \"go\" or a chess variant ({}), not \"{other}\"",
+                    Variant::names()
+                ));
+            }
+        },
     };
     let mismatches = Array::new();
     for ((name, gpu), cpu) in names.iter().zip(&gpu).zip(&cpu) {

@@ -141,6 +141,28 @@ try {
     }
   });
 
+  await test("the API counts a chess variant on the GPU and the CPU alike", async () => {
+    // Published counts (tests/data/variants, from scalachess's copies of shakmaty's suites).
+    const cases = [
+      [{ game: "chess", variant: "crazyhouse", position: "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", depth: 2 }, "3083"],
+      [{ game: "chess", variant: "atomic", position: "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1", depth: 2 }, "1238"],
+    ];
+    for (const [request, nodes] of cases) {
+      for (const backend of ["gpu", "cpu"]) {
+        const result = await perft({ ...request, backend, divide: true });
+        expect(!result.error, `${JSON.stringify(request)} on ${backend}: ${result.error}`);
+        expect(result.nodes === nodes, `${JSON.stringify(request)} on ${backend}: ${result.nodes}, ${nodes} expected`);
+        expect(result.backend === backend, `${backend} asked, ${result.backend} counted (${result.note})`);
+        const sum = result.divide.reduce((total, [, count]) => total + BigInt(count), 0n);
+        expect(String(sum) === nodes, `the divide sums to ${sum}`);
+      }
+    }
+    const wrong = await perft({ game: "chess", variant: "atomic", position: "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", depth: 1 });
+    expect(wrong.error && wrong.error.startsWith("FEN: "), `got ${JSON.stringify(wrong)}`);
+    const unknown = await perft({ game: "chess", variant: "suicide", depth: 1 });
+    expect(unknown.error && unknown.error.includes("unknown chess variant"), `got ${JSON.stringify(unknown)}`);
+  });
+
   await test("bad input rejects with the command line's message", async () => {
     const bad = await perft({ game: "chess", position: "8/8/8 w - -", depth: 1 });
     expect(bad.error && bad.error.startsWith("FEN: "), `got ${JSON.stringify(bad)}`);

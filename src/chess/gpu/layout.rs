@@ -168,7 +168,8 @@ impl From<&crate::chess::variant::VariantPosition> for PackedVariantPosition {
             position: PackedPosition::from(position.board()),
             pockets: [pocket_word(Color::White), pocket_word(Color::Black)],
             promoted: split(position.promoted().0),
-            checks: u32::from(position.remaining_checks(Color::White)) | u32::from(position.remaining_checks(Color::Black)) << 4,
+            checks: u32::from(position.remaining_checks(Color::White))
+                | u32::from(position.remaining_checks(Color::Black)) << 4,
             reserved: 0,
         }
     }

@@ -164,10 +164,9 @@ fn check_positions(variant: Variant) -> &'static [(&'static str, u32)] {
             ("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", 3),
             ("k7/5p2/4p2P/3p2P1/2p2P2/1p2P2P/p2P2P1/2P2P2 w - - 0 1", 3),
         ],
-        Variant::RacingKings => &[
-            ("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 2),
-            ("4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1", 4),
-        ],
+        Variant::RacingKings => {
+            &[("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 2), ("4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1", 4)]
+        }
         Variant::Crazyhouse => &[
             ("2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", 2),
             ("4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 3),
@@ -180,11 +179,7 @@ fn check_positions(variant: Variant) -> &'static [(&'static str, u32)] {
 /// with a transposition table (and merging) and without either, against the CPU.
 pub fn perft_check(kernels: VariantKernels) -> Check {
     Check::new(
-        format!(
-            "{} perft ({}; fused and stored leaves, tables and not)",
-            kernels.variant,
-            kernels.shaders.name()
-        ),
+        format!("{} perft ({}; fused and stored leaves, tables and not)", kernels.variant, kernels.shaders.name()),
         move |context| async move {
             let roots: Vec<(VariantPosition, u32, &str)> = check_positions(kernels.variant)
                 .iter()
@@ -203,8 +198,9 @@ pub fn perft_check(kernels: VariantKernels) -> Check {
                         table_bytes,
                         ..Default::default()
                     };
-                    let mut engine =
-                        VariantGpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
+                    let mut engine = VariantGpuPerft::with_options_async(&context, options)
+                        .await
+                        .map_err(|error| error.to_string())?;
                     for (root, depth, fen) in &roots {
                         let gpu = engine
                             .perft_async(std::slice::from_ref(root), *depth, &mut |_| {})

@@ -69,3 +69,83 @@ pub fn random_positions(variant: Variant, count: usize, max_plies: usize, seed: 
         })
         .collect()
 }
+
+/// The published perft table's columns for the leaves `depth` plies below
+/// `position`, with the variant's meaning: captures (en passant included,
+/// never a drop), en passant, castles, promotions, and checks as the
+/// variant has them (none in antichess or against a horde; none between
+/// touching kings in atomic), of which discovered (the moved piece is not
+/// among the checkers), double, and checkmates (in check with no legal
+/// move). Columns a variant never fills stay 0.
+pub fn perft_stats(position: &VariantPosition, depth: u32) -> crate::chess::stats::PerftStats {
+    use crate::chess::stats::PerftStats;
+    if depth == 0 {
+        return PerftStats { nodes: 1, ..PerftStats::default() };
+    }
+    position
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let child = position.make_move(mv);
+            if depth == 1 { leaf_stats(position, mv, &child) } else { perft_stats(&child, depth - 1) }
+        })
+        .sum()
+}
+
+/// [`perft_stats`] below each root move, in the order of their UCI text.
+pub fn divide_stats(position: &VariantPosition, depth: u32) -> Vec<(Move, crate::chess::stats::PerftStats)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let moves = position.legal_moves();
+    let below = |&mv: &Move| {
+        let child = position.make_move(mv);
+        let stats = if depth == 1 { leaf_stats(position, mv, &child) } else { perft_stats(&child, depth - 1) };
+        (mv, stats)
+    };
+    let mut divided: Vec<(Move, crate::chess::stats::PerftStats)> = moves.par_iter().map(below).collect();
+    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+    divided
+}
+
+/// The columns of one leaf: `mv`, played from `position`, leading to `child`.
+fn leaf_stats(position: &VariantPosition, mv: Move, child: &VariantPosition) -> crate::chess::stats::PerftStats {
+    use crate::chess::board::{MoveKind, Piece, Square};
+    use crate::chess::stats::PerftStats;
+    let board = position.board();
+    let kind = mv.kind();
+    let capture = match kind {
+        MoveKind::EnPassant => true,
+        MoveKind::Castling | MoveKind::Drop(_) => false,
+        _ => board.colored(!board.side_to_move()).contains(mv.to()),
+    };
+    let mut stats = PerftStats {
+        nodes: 1,
+        captures: u64::from(capture),
+        en_passant: u64::from(kind == MoveKind::EnPassant),
+        castles: u64::from(kind == MoveKind::Castling),
+        promotions: u64::from(matches!(kind, MoveKind::Promotion(_))),
+        ..PerftStats::default()
+    };
+    if !child.is_check() {
+        return stats;
+    }
+    let child_board = child.board();
+    let checked = child_board.side_to_move();
+    let king = child_board.pieces_of(checked, Piece::King).first();
+    let checkers = king.map_or(crate::chess::board::Bitboard::EMPTY, |king| {
+        child_board.attackers(king, !checked, child_board.occupied())
+    });
+    let arrived = match kind {
+        MoveKind::Castling => {
+            let (_, rook_file) = mv.castling_side().destination_files();
+            Square::new(rook_file, mv.from().rank())
+        }
+        _ => mv.to(),
+    };
+    stats.checks = 1;
+    stats.discovered_checks = u64::from(!checkers.contains(arrived));
+    stats.double_checks = u64::from(checkers.has_several());
+    stats.checkmates = u64::from(child.legal_moves().is_empty());
+    stats
+}
