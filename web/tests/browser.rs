@@ -5,21 +5,26 @@
 //! Every GPU count is compared with the published count and the CPU's.
 #![cfg(target_arch = "wasm32")]
 
+use gpu_movegen::chess::variant::Variant;
 use gpu_movegen_web::{Backend, Game, PerftRequest, perft_outcome};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn request(game: Game, position: &str, size: u32, depth: u32, backend: Backend, divide: bool) -> PerftRequest {
-    PerftRequest { game, position: position.to_owned(), size, depth, backend, divide }
+    PerftRequest { game, variant: Variant::Chess, position: position.to_owned(), size, depth, backend, divide }
 }
 
 async fn both(game: Game, position: &str, size: u32, depth: u32, published: u128) {
-    let gpu =
-        perft_outcome(&request(game, position, size, depth, Backend::Gpu, true), &|_| {}).await.expect("GPU count");
+    both_in(Variant::Chess, game, position, size, depth, published).await;
+}
+
+async fn both_in(variant: Variant, game: Game, position: &str, size: u32, depth: u32, published: u128) {
+    let gpu = PerftRequest { variant, ..request(game, position, size, depth, Backend::Gpu, true) };
+    let gpu = perft_outcome(&gpu, &|_| {}).await.expect("GPU count");
     assert_eq!(gpu.backend, Backend::Gpu, "the GPU must count here, not fall back: {:?}", gpu.note);
-    let cpu =
-        perft_outcome(&request(game, position, size, depth, Backend::Cpu, true), &|_| {}).await.expect("CPU count");
+    let cpu = PerftRequest { variant, ..request(game, position, size, depth, Backend::Cpu, true) };
+    let cpu = perft_outcome(&cpu, &|_| {}).await.expect("CPU count");
     assert_eq!(gpu.nodes, published, "{game:?} {position} perft({depth}) on {}", gpu.adapter);
     assert_eq!(cpu.nodes, published, "{game:?} {position} perft({depth}) on the wasm CPU");
     assert_eq!(gpu.divide, cpu.divide, "the divides differ");
@@ -41,6 +46,15 @@ async fn chess_counts_match_published_counts_and_the_cpu() {
     both(Game::Chess, kiwipete, 0, 3, 97_862).await;
     // Chess960 in Shredder-FEN (the Chess960 suite's first position, perft(3)).
     both(Game::Chess, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 0, 3, 12_189).await;
+}
+
+/// Two variants whose rules reach furthest from chess's (published counts,
+/// tests/data/variants): no king and a first-rank double push, and no move
+/// that gives check.
+#[wasm_bindgen_test]
+async fn variant_counts_match_published_counts_and_the_cpu() {
+    both_in(Variant::Horde, Game::Chess, "", 0, 3, 1_274).await;
+    both_in(Variant::RacingKings, Game::Chess, "", 0, 2, 421).await;
 }
 
 #[wasm_bindgen_test]
