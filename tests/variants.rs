@@ -37,6 +37,27 @@ fn every_published_variant_suite_entry_is_exact() {
     assert!(checked >= 80, "{checked} counts");
 }
 
+/// The fast engine (king of the hill, three-check, racing kings, atomic,
+/// antichess) equals the general rules, which python-chess holds exact, on
+/// seeded random play of every variant and on each suite's positions.
+#[test]
+fn the_fast_engine_equals_the_general_rules() {
+    for variant in Variant::VARIANTS {
+        let mut positions = variant::random_positions(variant, 300, 100, 0xfa57 ^ variant as u64);
+        positions.push(VariantPosition::start(variant));
+        for position in &positions {
+            for depth in 1..=3 {
+                assert_eq!(
+                    variant::perft(position, depth),
+                    variant::perft_by_rules(position, depth),
+                    "{variant} {} depth {depth}",
+                    position.to_fen()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn start_positions_count_as_published() {
     // King of the hill and standard chess share the start position's first

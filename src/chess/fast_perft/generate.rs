@@ -72,8 +72,26 @@ impl Masks {
         }
     }
 
+    /// Whether the side to move is in check.
     #[inline(always)]
-    fn double_check(&self) -> bool {
+    pub(super) fn in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    /// Where a move other than the king's must land (every square out of check).
+    #[inline(always)]
+    pub(super) fn check_mask(&self) -> u64 {
+        self.check_mask
+    }
+
+    /// The pin lines along ranks and files, and along diagonals.
+    #[inline(always)]
+    pub(super) fn pins(&self) -> (u64, u64) {
+        (self.pin_straight, self.pin_diagonal)
+    }
+
+    #[inline(always)]
+    pub(super) fn double_check(&self) -> bool {
         self.checkers & self.checkers.wrapping_sub(1) != 0
     }
 }
@@ -225,15 +243,15 @@ fn en_passant_is_legal<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Mas
 /// The pawns' destinations, set-wise: pushes of unpinned pawns and of pawns
 /// pinned on their file, captures of unpinned pawns and of pawns pinned on
 /// the capture's diagonal.
-struct PawnTargets {
-    single: u64,
-    double: u64,
+pub(super) struct PawnTargets {
+    pub(super) single: u64,
+    pub(super) double: u64,
     west: u64,
     east: u64,
 }
 
 #[inline(always)]
-fn pawn_targets<C: Side>(node: &Node, masks: &Masks) -> PawnTargets {
+pub(super) fn pawn_targets<C: Side>(node: &Node, masks: &Masks) -> PawnTargets {
     let pawns = node.pieces[PAWN] & masks.ours;
     let empty = !masks.occupied;
     let pushers = pawns & !masks.pin_diagonal;

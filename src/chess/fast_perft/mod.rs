@@ -18,6 +18,7 @@
 mod generate;
 mod node;
 mod sliders;
+pub(crate) mod variants;
 
 pub use sliders::{SLIDER_LOOKUP_VARIABLE, SliderLookup};
 

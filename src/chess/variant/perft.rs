@@ -1,6 +1,8 @@
 //! Perft of a variant position: leaves `depth` plies below it, the last ply
-//! counted without playing its moves, standard chess handed to the chess
-//! engine (`crate::chess::fast_perft`).
+//! counted without playing its moves, standard chess, king of the hill,
+//! three-check, racing kings, antichess and atomic handed to the fast engine
+//! (`crate::chess::fast_perft`), the rest by the general rules
+//! ([`perft_by_rules`] counts every variant that way, for the tests).
 
 use rayon::prelude::*;
 
@@ -10,9 +12,23 @@ use crate::chess::board::Move;
 /// Leaf nodes `depth` plies below `position`. A position whose game ended
 /// by its variant's rule has no moves, so nothing below it is counted.
 pub fn perft(position: &VariantPosition, depth: u32) -> u64 {
-    if position.variant == Variant::Chess {
-        return crate::chess::perft::perft(&position.board, depth);
-    }
+    use crate::chess::fast_perft::variants::{self, FastVariant};
+    let fast = match position.variant {
+        Variant::Chess => return crate::chess::perft::perft(&position.board, depth),
+        Variant::KingOfTheHill => FastVariant::KingOfTheHill,
+        Variant::ThreeCheck => FastVariant::ThreeCheck(position.remaining_checks),
+        Variant::RacingKings => FastVariant::RacingKings,
+        Variant::Antichess => FastVariant::Antichess,
+        Variant::Atomic => FastVariant::Atomic,
+        Variant::Horde | Variant::Crazyhouse => return count(position, depth),
+    };
+    variants::perft(&position.board, fast, depth)
+}
+
+/// [`perft`] by the general rules ([`VariantPosition::legal_moves`] and
+/// [`VariantPosition::make_move`]) for every variant, written apart from
+/// the fast engine so that tests can hold the two equal.
+pub fn perft_by_rules(position: &VariantPosition, depth: u32) -> u64 {
     count(position, depth)
 }
 
