@@ -4,14 +4,17 @@
 //! scripts/test installs it with `npm ci`). Each module must compile with no
 //! error and no warning, and each entry point must give a compute pipeline.
 //! WebGPU has no 64-bit integers, so the chess kernels go in their portable
-//! two-word representation, every slider algorithm; Shogi in both board
+//! two-word representation, every slider algorithm, and the seven chess
+//! variants' perft kernels; Shogi in both board
 //! layouts; Go on every size; and the embedding library with a user kernel.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gpu_movegen::chess::gpu::embed::{self, EmbedOptions};
+use gpu_movegen::chess::gpu::variant::variant_selected_module;
 use gpu_movegen::chess::gpu::{ShaderVariant, shaders as chess};
+use gpu_movegen::chess::variant::Variant;
 use gpu_movegen::go::gpu::shaders as go;
 use gpu_movegen::gpu::composer::ModuleKind;
 use gpu_movegen::shogi::gpu::layout::BoardWords;
@@ -33,6 +36,15 @@ fn composed_modules() -> Vec<(String, String)> {
         let options = EmbedOptions { variant, ..Default::default() };
         let composed = embed::compose(user, options).expect("the embedding library composes");
         modules.push((format!("embedded-{}.wgsl", variant.name().replace('/', "-")), composed.source));
+    }
+    // The chess variants' perft kernels, one module a variant (the variant
+    // is a constant of the module), in the portable representation.
+    for variant in Variant::VARIANTS {
+        let selected = variant_selected_module(variant);
+        let source =
+            chess::compose_variant("variant_perft", ShaderVariant::default(), &[("variant_selected", &selected)])
+                .expect("composes");
+        modules.push((format!("chess-variant_perft-{variant}.wgsl"), source));
     }
     for layout in [BoardWords::Full, BoardWords::ThreeRanks] {
         for module in shogi::modules().filter(|module| module.kind == ModuleKind::Kernels) {

@@ -315,17 +315,21 @@ fn step_captures(board: Position, step: MoveStep) -> bool {
 
 // Antichess: whether the side to move has a capture (which it must then take).
 fn antichess_has_capture(board: Position) -> bool {
+    // Loops end by `break` and the function by one return: Tint warns of a
+    // return after a loop that only returns from inside.
     var walk = pseudo_walk_begin(board);
+    var found = false;
     loop {
         let step = pseudo_walk_next(board, &walk);
         if step.from_square == NO_SQUARE {
-            return false;
+            break;
         }
         if step_captures(board, step) {
-            return true;
+            found = true;
+            break;
         }
     }
-    return false;
+    return found;
 }
 
 // Crazyhouse: where the side to move may drop (any empty square out of
@@ -555,21 +559,23 @@ fn variant_walk_next(position: VariantPosition, walk: ptr<function, VariantWalk>
         return none;
     }
     let us = position.board.side_to_move;
+    var dropped = none;
     loop {
         if !bitboard_is_empty((*walk).drop_left) {
             let square = bitboard_first((*walk).drop_left);
             (*walk).drop_left = bitboard_without_first((*walk).drop_left);
-            return move_step(square, square, (*walk).drop_piece, PIECE_NONE);
+            dropped = move_step(square, square, (*walk).drop_piece, PIECE_NONE);
+            break;
         }
         if (*walk).drop_piece == PIECE_QUEEN {
-            return none;
+            break;
         }
         (*walk).drop_piece = select((*walk).drop_piece + 1u, PIECE_PAWN, (*walk).drop_piece == PIECE_NONE);
         if pocket_count(position.pockets, us, (*walk).drop_piece) > 0u {
             (*walk).drop_left = drop_targets((*walk).drop_squares, (*walk).drop_piece);
         }
     }
-    return none;
+    return dropped;
 }
 
 // The number of legal moves: counted set-wise where the chess library can
