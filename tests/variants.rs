@@ -37,7 +37,7 @@ fn every_published_variant_suite_entry_is_exact() {
     assert!(checked >= 80, "{checked} counts");
 }
 
-/// The fast engine (king of the hill, three-check, racing kings, atomic,
+/// The fast engine (king of the hill, three-check, racing kings, atomic, horde,
 /// antichess) equals the general rules, which python-chess holds exact, on
 /// seeded random play of every variant and on each suite's positions.
 #[test]

@@ -123,6 +123,8 @@ pub(super) trait Side {
     const COLOR: Color;
     const US: usize;
     const THEM: usize;
+    /// The side's first rank (a horde's pawns may stand there).
+    const FIRST_RANK: u64;
     /// The rank a single push from the pawns' first rank lands on.
     const THIRD_RANK: u64;
     const LAST_RANK: u64;
@@ -147,6 +149,7 @@ impl Side for White {
     const COLOR: Color = Color::White;
     const US: usize = 0;
     const THEM: usize = 1;
+    const FIRST_RANK: u64 = 0xff;
     const THIRD_RANK: u64 = 0xff_0000;
     const LAST_RANK: u64 = 0xff00_0000_0000_0000;
     const WEST: u32 = 7;
@@ -175,6 +178,7 @@ impl Side for Black {
     const COLOR: Color = Color::Black;
     const US: usize = 1;
     const THEM: usize = 0;
+    const FIRST_RANK: u64 = 0xff00_0000_0000_0000;
     const THIRD_RANK: u64 = 0xff00_0000_0000;
     const LAST_RANK: u64 = 0xff;
     const WEST: u32 = 9;

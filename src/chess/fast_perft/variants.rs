@@ -31,6 +31,8 @@ pub enum FastVariant {
     Antichess,
     /// Atomic.
     Atomic,
+    /// Horde.
+    Horde,
 }
 
 /// Leaf nodes `depth` plies below `position` in `variant`, on the calling
@@ -75,6 +77,7 @@ fn entry<S: Sliders, C: Side>(sliders: S, node: &Node, variant: FastVariant, dep
         FastVariant::RacingKings => racing::<S, C>(sliders, node, depth),
         FastVariant::Antichess => antichess::<S, C>(sliders, node, depth),
         FastVariant::Atomic => atomic::<S, C>(sliders, node, depth),
+        FastVariant::Horde => horde::<S, C>(sliders, node, depth),
     }
 }
 
@@ -227,34 +230,86 @@ const ANTICHESS_PROMOTIONS: [usize; 5] = [QUEEN, ROOK, BISHOP, KNIGHT, KING];
 
 /// Antichess: captures compulsory, no check, a side without pieces has won.
 fn antichess<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
-    let ours = node.colors[C::US];
-    let theirs = node.colors[C::THEM];
-    if ours == 0 || theirs == 0 {
+    if node.colors[C::US] == 0 || node.colors[C::THEM] == 0 {
         return 0;
     }
-    let occupied = ours | theirs;
     let AntichessMoves { captures, targets } = antichess_moves::<S, C>(sliders, node);
+    let rules = PseudoRules { captures_only: captures, promotions: &ANTICHESS_PROMOTIONS, first_rank_double: false };
+    pseudo_legal::<S, C>(sliders, node, depth, targets, rules, &mut |child| {
+        antichess::<S, C::Other>(sliders, child, depth - 1)
+    })
+}
+
+/// Horde: white has no king, so every move of its pieces is legal, and its
+/// pawns on the first rank may move two squares (without an en passant
+/// square); black moves as in chess. A side without pieces has lost.
+fn horde<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
+    if node.colors[0] == 0 || node.colors[1] == 0 {
+        return 0;
+    }
+    if C::US == 0 {
+        let rules = PseudoRules { captures_only: false, promotions: &CHESS_PROMOTIONS, first_rank_double: true };
+        return pseudo_legal::<S, C>(sliders, node, depth, !node.colors[C::US], rules, &mut |child| {
+            horde::<S, C::Other>(sliders, child, depth - 1)
+        });
+    }
+    let masks = Masks::new::<S, C>(node);
+    if depth == 1 {
+        return count::<S, C>(sliders, node, &masks);
+    }
+    let mut nodes = 0;
+    for_each_child::<S, C>(sliders, node, &masks, &mut |child| {
+        nodes += horde::<S, C::Other>(sliders, child, depth - 1)
+    });
+    nodes
+}
+
+/// Chess's promotions.
+const CHESS_PROMOTIONS: [usize; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
+
+/// How [`pseudo_legal`] generates a side's moves.
+#[derive(Clone, Copy)]
+struct PseudoRules {
+    /// Only captures (antichess, when there is one).
+    captures_only: bool,
+    /// What a pawn may become.
+    promotions: &'static [usize],
+    /// Pawns on the first rank may move two squares (a horde's white).
+    first_rank_double: bool,
+}
+
+/// Every move of a side with no king to keep safe, each landing on
+/// `targets` (pawn pushes on empty squares), counted by sets at the last
+/// ply, else each child handed to `below`.
+#[inline(always)]
+fn pseudo_legal<S: Sliders, C: Side>(
+    sliders: S,
+    node: &Node,
+    depth: u32,
+    targets: u64,
+    rules: PseudoRules,
+    below: &mut dyn FnMut(&Node) -> u64,
+) -> u64 {
+    let ours = node.colors[C::US];
+    let theirs = node.colors[C::THEM];
+    let occupied = ours | theirs;
     let pawns = node.pieces[PAWN] & ours;
-    let (single, double, west, east) = if captures {
+    let (single, double, west, east) = if rules.captures_only {
         (0, 0, C::west(pawns) & theirs, C::east(pawns) & theirs)
     } else {
         let single = C::forward(pawns) & !occupied;
-        (single, C::forward(single & C::THIRD_RANK) & !occupied, 0, 0)
+        (single, C::forward(single & C::THIRD_RANK) & !occupied, C::west(pawns) & theirs, C::east(pawns) & theirs)
     };
-    let en_passant =
-        if captures && node.en_passant != 0 { PAWN_ATTACKS[C::THEM][square_of(node.en_passant)] & pawns } else { 0 };
+    // From the first rank: two squares up, through an empty second rank.
+    let first_rank_double = if rules.first_rank_double && !rules.captures_only {
+        C::forward(C::forward(pawns & C::FIRST_RANK) & !occupied) & !occupied
+    } else {
+        0
+    };
+    let en_passant = if node.en_passant != 0 { PAWN_ATTACKS[C::THEM][square_of(node.en_passant)] & pawns } else { 0 };
     let queens = node.pieces[QUEEN];
-    let mut leaves = 0u32;
-    let mut nodes = 0u64;
-    let mut visit = |child: Node| {
-        if depth == 1 {
-            leaves += 1;
-        } else {
-            nodes += antichess::<S, C::Other>(sliders, &child, depth - 1);
-        }
-    };
+    let choices = rules.promotions.len() as u32;
     if depth == 1 {
-        // Counted by sets, without making a move.
         let mut total = 0;
         for from in bits(node.pieces[KNIGHT] & ours) {
             total += (KNIGHT_ATTACKS[square_of(from)] & targets).count_ones();
@@ -270,16 +325,17 @@ fn antichess<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
         }
         // Each set apart: two pawns may take on one square.
         for set in [single, west, east] {
-            total += (set & !C::LAST_RANK).count_ones() + 5 * (set & C::LAST_RANK).count_ones();
+            total += (set & !C::LAST_RANK).count_ones() + choices * (set & C::LAST_RANK).count_ones();
         }
-        total += double.count_ones() + en_passant.count_ones();
+        total += double.count_ones() + first_rank_double.count_ones() + en_passant.count_ones();
         return u64::from(total);
     }
+    let mut nodes = 0;
     for (piece, set) in [(KNIGHT, node.pieces[KNIGHT]), (KING, node.pieces[KING])] {
         for from in bits(set & ours) {
             let steps = if piece == KNIGHT { KNIGHT_ATTACKS[square_of(from)] } else { KING_ATTACKS[square_of(from)] };
             for to in bits(steps & targets) {
-                visit(node.moved::<C>(piece, from, to));
+                nodes += below(&node.moved::<C>(piece, from, to));
             }
         }
     }
@@ -292,7 +348,7 @@ fn antichess<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
                 _ => sliders.bishop(square, occupied) | sliders.rook(square, occupied),
             };
             for to in bits(reach & targets) {
-                visit(node.moved::<C>(piece, from, to));
+                nodes += below(&node.moved::<C>(piece, from, to));
             }
         }
     }
@@ -300,21 +356,24 @@ fn antichess<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
         for to in bits(set) {
             let from = C::behind(to, distance);
             if to & C::LAST_RANK != 0 {
-                for piece in ANTICHESS_PROMOTIONS {
-                    visit(node.promoted::<C>(from, to, piece));
+                for &piece in rules.promotions {
+                    nodes += below(&node.promoted::<C>(from, to, piece));
                 }
             } else {
-                visit(node.moved::<C>(PAWN, from, to));
+                nodes += below(&node.moved::<C>(PAWN, from, to));
             }
         }
     }
     for to in bits(double) {
-        visit(node.double_pushed::<C>(C::behind(to, 16), to));
+        nodes += below(&node.double_pushed::<C>(C::behind(to, 16), to));
+    }
+    for to in bits(first_rank_double) {
+        nodes += below(&node.moved_quietly::<C>(PAWN, C::behind(to, 16), to));
     }
     for from in bits(en_passant) {
-        visit(node.captured_en_passant::<C>(from, node.en_passant));
+        nodes += below(&node.captured_en_passant::<C>(from, node.en_passant));
     }
-    nodes + u64::from(leaves)
+    nodes
 }
 
 /// Atomic: a capture explodes the capturer and every piece but pawns next

@@ -1,6 +1,6 @@
 //! Perft of a variant position: leaves `depth` plies below it, the last ply
 //! counted without playing its moves, standard chess, king of the hill,
-//! three-check, racing kings, antichess and atomic handed to the fast engine
+//! three-check, racing kings, antichess, atomic and horde handed to the fast engine
 //! (`crate::chess::fast_perft`), the rest by the general rules
 //! ([`perft_by_rules`] counts every variant that way, for the tests).
 
@@ -20,7 +20,8 @@ pub fn perft(position: &VariantPosition, depth: u32) -> u64 {
         Variant::RacingKings => FastVariant::RacingKings,
         Variant::Antichess => FastVariant::Antichess,
         Variant::Atomic => FastVariant::Atomic,
-        Variant::Horde | Variant::Crazyhouse => return count(position, depth),
+        Variant::Horde => FastVariant::Horde,
+        Variant::Crazyhouse => return count(position, depth),
     };
     variants::perft(&position.board, fast, depth)
 }
