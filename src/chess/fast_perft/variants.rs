@@ -153,6 +153,16 @@ fn attacked_through<S: Sliders>(sliders: S, node: &Node, color: usize, square: u
         || sliders.rook(square, occupied) & (node.pieces[ROOK] | queens) & theirs != 0
 }
 
+/// The squares a bishop, rook or queen on `square` reaches through `occupied`.
+#[inline(always)]
+fn slider_reach<S: Sliders>(sliders: S, piece: usize, square: usize, occupied: u64) -> u64 {
+    match piece {
+        BISHOP => sliders.bishop(square, occupied),
+        ROOK => sliders.rook(square, occupied),
+        _ => sliders.bishop(square, occupied) | sliders.rook(square, occupied),
+    }
+}
+
 /// Racing kings' end, with `C` to move: a king on the eighth rank, unless
 /// white's alone is there and black, to move, has a free and safe square
 /// of the eighth rank next to its king to draw level.
@@ -342,11 +352,7 @@ fn pseudo_legal<S: Sliders, C: Side>(
     for piece in [BISHOP, ROOK, QUEEN] {
         for from in bits(node.pieces[piece] & ours) {
             let square = square_of(from);
-            let reach = match piece {
-                BISHOP => sliders.bishop(square, occupied),
-                ROOK => sliders.rook(square, occupied),
-                _ => sliders.bishop(square, occupied) | sliders.rook(square, occupied),
-            };
+            let reach = slider_reach(sliders, piece, square, occupied);
             for to in bits(reach & targets) {
                 nodes += below(&node.moved::<C>(piece, from, to));
             }
@@ -435,11 +441,7 @@ fn atomic<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
             } else if from & pin_straight != 0 {
                 if piece == BISHOP { 0 } else { sliders.rook(square, occupied) & pin_straight }
             } else {
-                match piece {
-                    BISHOP => sliders.bishop(square, occupied),
-                    ROOK => sliders.rook(square, occupied),
-                    _ => sliders.bishop(square, occupied) | sliders.rook(square, occupied),
-                }
+                slider_reach(sliders, piece, square, occupied)
             };
             counted += piece_quiet(piece, from, reach & quiet, &mut visit);
         }
@@ -511,11 +513,7 @@ fn atomic<S: Sliders, C: Side>(sliders: S, node: &Node, depth: u32) -> u64 {
     for piece in [BISHOP, ROOK, QUEEN] {
         for from in bits(node.pieces[piece] & ours) {
             let square = square_of(from);
-            let reach = match piece {
-                BISHOP => sliders.bishop(square, occupied),
-                ROOK => sliders.rook(square, occupied),
-                _ => sliders.bishop(square, occupied) | sliders.rook(square, occupied),
-            };
+            let reach = slider_reach(sliders, piece, square, occupied);
             for to in bits(reach & theirs) {
                 capture(node.moved::<C>(piece, from, to), to, 1);
             }
