@@ -6,7 +6,7 @@ use std::ops::{Add, AddAssign};
 
 use rayon::prelude::*;
 
-use crate::chess::board::{Move, MoveKind, Square};
+use crate::chess::board::{Bitboard, Move, MoveKind, Square};
 use crate::chess::position::Position;
 use crate::chess::transposition::PositionKey;
 
@@ -84,36 +84,51 @@ impl PerftStats {
 
     /// The statistics of one leaf: `mv`, played from `position`, leading to `child`.
     fn of_leaf(position: &Position, mv: Move, child: &Position) -> PerftStats {
+        let mut stats = PerftStats::of_move(position, mv);
+        let checkers = child.checkers();
+        if !checkers.is_empty() {
+            stats.add_check(mv, checkers, child.legal_move_count() == 0);
+        }
+        stats
+    }
+
+    /// One leaf's columns that the move alone decides: the node, capture,
+    /// en passant, castling and promotion (a drop is none of them).
+    #[inline]
+    pub(crate) fn of_move(position: &Position, mv: Move) -> PerftStats {
         let kind = mv.kind();
         let capture = match kind {
             MoveKind::EnPassant => true,
             MoveKind::Castling | MoveKind::Drop(_) => false,
             _ => position.colored(!position.side_to_move()).contains(mv.to()),
         };
-        let checkers = child.checkers();
-        let mut stats = PerftStats {
+        PerftStats {
             nodes: 1,
             captures: u64::from(capture),
             en_passant: u64::from(kind == MoveKind::EnPassant),
             castles: u64::from(kind == MoveKind::Castling),
             promotions: u64::from(matches!(kind, MoveKind::Promotion(_))),
             ..PerftStats::default()
-        };
-        if checkers.is_empty() {
-            return stats;
         }
-        let arrived = match kind {
+    }
+
+    /// The check columns of a leaf whose move `mv` gave check from
+    /// `checkers` (not empty): discovered when the piece that moved is not
+    /// among them (a castling's piece is its rook), double when several,
+    /// and mate when `mated`.
+    #[inline]
+    pub(crate) fn add_check(&mut self, mv: Move, checkers: Bitboard, mated: bool) {
+        let arrived = match mv.kind() {
             MoveKind::Castling => {
                 let (_, rook_file) = mv.castling_side().destination_files();
                 Square::new(rook_file, mv.from().rank())
             }
             _ => mv.to(),
         };
-        stats.checks = 1;
-        stats.discovered_checks = u64::from(!checkers.contains(arrived));
-        stats.double_checks = u64::from(checkers.has_several());
-        stats.checkmates = u64::from(child.legal_move_count() == 0);
-        stats
+        self.checks = 1;
+        self.discovered_checks = u64::from(!checkers.contains(arrived));
+        self.double_checks = u64::from(checkers.has_several());
+        self.checkmates = u64::from(mated);
     }
 }
 

@@ -127,23 +127,9 @@ pub fn divide_stats(position: &VariantPosition, depth: u32) -> Vec<(Move, crate:
 
 /// The columns of one leaf: `mv`, played from `position`, leading to `child`.
 fn leaf_stats(position: &VariantPosition, mv: Move, child: &VariantPosition) -> crate::chess::stats::PerftStats {
-    use crate::chess::board::{MoveKind, Piece, Square};
+    use crate::chess::board::Piece;
     use crate::chess::stats::PerftStats;
-    let board = position.board();
-    let kind = mv.kind();
-    let capture = match kind {
-        MoveKind::EnPassant => true,
-        MoveKind::Castling | MoveKind::Drop(_) => false,
-        _ => board.colored(!board.side_to_move()).contains(mv.to()),
-    };
-    let mut stats = PerftStats {
-        nodes: 1,
-        captures: u64::from(capture),
-        en_passant: u64::from(kind == MoveKind::EnPassant),
-        castles: u64::from(kind == MoveKind::Castling),
-        promotions: u64::from(matches!(kind, MoveKind::Promotion(_))),
-        ..PerftStats::default()
-    };
+    let mut stats = PerftStats::of_move(position.board(), mv);
     if !child.is_check() {
         return stats;
     }
@@ -153,16 +139,6 @@ fn leaf_stats(position: &VariantPosition, mv: Move, child: &VariantPosition) -> 
     let checkers = king.map_or(crate::chess::board::Bitboard::EMPTY, |king| {
         child_board.attackers(king, !checked, child_board.occupied())
     });
-    let arrived = match kind {
-        MoveKind::Castling => {
-            let (_, rook_file) = mv.castling_side().destination_files();
-            Square::new(rook_file, mv.from().rank())
-        }
-        _ => mv.to(),
-    };
-    stats.checks = 1;
-    stats.discovered_checks = u64::from(!checkers.contains(arrived));
-    stats.double_checks = u64::from(checkers.has_several());
-    stats.checkmates = u64::from(child.legal_moves().is_empty());
+    stats.add_check(mv, checkers, child.legal_moves().is_empty());
     stats
 }
