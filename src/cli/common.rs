@@ -444,20 +444,41 @@ pub fn announce_if_slow<T>(quiet: bool, what: &str, work: impl FnOnce() -> T) ->
 pub struct GpuTableArgs {
     /// Transposition table in GPU memory, in MiB (within --gpu-memory); 0
     /// turns tables and merging off. Default: what the depth needs (16 MiB
-    /// up to depth 5, 64 MiB at depth 6, three times more a ply beyond), at
-    /// most half a storage binding of the device and 2 GiB. The CPU counts
-    /// Shogi and Go without a table.
+    /// up to depth 5, 64 MiB at depth 6, more a ply beyond), within the
+    /// device's memory. The CPU counts Shogi and Go without a table.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     pub mebibytes: Option<u64>,
 }
 
 impl GpuTableArgs {
-    /// The table's bytes and whether to merge equal positions, for perft
-    /// to `depth` on `context` within `memory_limit`.
-    pub fn resolve(&self, context: &GpuContext, memory_limit: Option<u64>, depth: u32) -> (u64, bool) {
-        match self.mebibytes {
-            Some(mebibytes) => (mebibytes << 20, mebibytes != 0),
-            None => (gpu_movegen::gpu::perft::default_table_bytes(context, memory_limit, Some(depth)), true),
+    /// The table's bytes and whether to merge equal positions ([`gpu_table`]).
+    pub fn resolve(
+        &self,
+        context: &GpuContext,
+        memory_limit: Option<u64>,
+        depth: u32,
+    ) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
+        gpu_table(context, self.mebibytes, memory_limit, depth)
+    }
+}
+
+/// The GPU table's bytes for perft to `depth` and whether equal positions
+/// are merged: `mebibytes` (`--hash`) when given, 0 turning both off; else
+/// what the depth needs within `memory_limit` and the device's memory, which
+/// allocation probes find on a hardware device whose driver reports none.
+pub fn gpu_table(
+    context: &GpuContext,
+    mebibytes: Option<u64>,
+    memory_limit: Option<u64>,
+    depth: u32,
+) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
+    match mebibytes {
+        Some(mebibytes) => Ok((mebibytes << 20, mebibytes != 0)),
+        None => {
+            if !context.is_software() {
+                context.find_device_memory()?;
+            }
+            Ok((gpu_movegen::gpu::perft::default_table_bytes(context, memory_limit, Some(depth)), true))
         }
     }
 }

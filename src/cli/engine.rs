@@ -6,7 +6,7 @@ use gpu_movegen::chess::gpu::{Chess, GpuPerft, PerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::transposition::physical_mebibytes;
 use gpu_movegen::gpu::GpuContext;
-use gpu_movegen::gpu::perft::{DevicePool, default_table_bytes};
+use gpu_movegen::gpu::perft::DevicePool;
 use gpu_movegen::{Move, Position, perft};
 
 use super::common::{Backend, CliError, DeviceCount, Progress, ShaderArgs, open_backend};
@@ -41,9 +41,10 @@ pub struct HashArgs {
     /// Transposition table of whichever backend counts, in MiB (on the GPU
     /// in GPU memory, within --gpu-memory); 0 turns tables and merging off on
     /// every backend. Default: what the depth needs (16 MiB up to depth 5,
-    /// 64 MiB at depth 6, three times more a ply beyond), at most an eighth
-    /// of physical memory and 4096 MiB on the CPU, and on the GPU at most
-    /// half a storage binding of the device, 2 GiB and a quarter of --gpu-memory.
+    /// 64 MiB at depth 6, then three times more a ply), at most an eighth
+    /// of physical memory and 4096 MiB on the CPU; on the GPU four times more
+    /// a ply (three on a software adapter), within nine tenths of the
+    /// device's memory less the arena's share, or within --gpu-memory.
     #[arg(long = "hash", value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=1 << 22))]
     pub mebibytes: Option<u64>,
 }
@@ -273,19 +274,11 @@ fn open_gpu_engine(
     let variant = shaders.variant(context)?;
     let description = format!("{}, {}", context.adapter_description(), variant.name());
     let memory_limit = shaders.memory_limit();
-    if hash.mebibytes.is_none() && !context.is_software() {
-        // A table sized to the device needs the device's size; where the
-        // driver gives none, it is found by allocation probes.
-        context.find_device_memory()?;
-    }
-    let table_bytes = match hash.mebibytes {
-        Some(mebibytes) => mebibytes << 20,
-        None => default_table_bytes(context, memory_limit, Some(depth)),
-    };
+    let (table_bytes, merge_transpositions) = super::common::gpu_table(context, hash.mebibytes, memory_limit, depth)?;
     let options = PerftOptions {
         variant,
         memory_limit,
-        merge_transpositions: hash.mebibytes != Some(0),
+        merge_transpositions,
         leaf_statistics: statistics,
         table_bytes: Some(table_bytes),
         ..Default::default()

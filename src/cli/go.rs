@@ -177,7 +177,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
         || {
             let context = super::common::open_gpu()?;
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
-            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
+            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
             let options = GoPerftOptions {
                 variant: BoardSize(size),
                 memory_limit,

@@ -112,7 +112,7 @@ impl Engine {
         let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
             let context = super::common::open_gpu()?;
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
-            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth);
+            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
             let options = ShogiPerftOptions {
                 memory_limit,
                 fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),

@@ -11,7 +11,7 @@ use gpu_movegen::chess::gpu::{ChessVariants, VariantGpuPerft, VariantKernels, Va
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
 use gpu_movegen::gpu::GpuContext;
-use gpu_movegen::gpu::perft::{DevicePool, default_table_bytes};
+use gpu_movegen::gpu::perft::DevicePool;
 use serde_json::{Map, Value, json};
 
 use super::common::{Backend, CliError, DeviceCount, Progress, open_backend};
@@ -42,17 +42,12 @@ impl VariantEngine {
         let open_on = |context: &GpuContext| -> Result<(VariantGpuPerft, String), gpu_movegen::gpu::GpuError> {
             let kernels = VariantKernels { variant, shaders: shaders.variant(context)? };
             let memory_limit = shaders.memory_limit();
-            if hash.mebibytes.is_none() && !context.is_software() {
-                context.find_device_memory()?;
-            }
-            let table_bytes = match hash.mebibytes {
-                Some(mebibytes) => mebibytes << 20,
-                None => default_table_bytes(context, memory_limit, Some(depth)),
-            };
+            let (table_bytes, merge_transpositions) =
+                super::common::gpu_table(context, hash.mebibytes, memory_limit, depth)?;
             let options = VariantPerftOptions {
                 variant: kernels,
                 memory_limit,
-                merge_transpositions: hash.mebibytes != Some(0),
+                merge_transpositions,
                 table_bytes: Some(table_bytes),
                 ..Default::default()
             };
