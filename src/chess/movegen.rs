@@ -507,19 +507,26 @@ impl Position {
                 _ => return Err(syntax()),
             },
         };
-        let legal = self.legal_moves();
-        legal
-            .iter()
-            .find(|mv| mv.from() == from && mv.to() == to && mv.promotion() == promotion)
-            .or_else(|| {
-                legal.iter().find(|mv| {
-                    mv.kind() == MoveKind::Castling
-                        && mv.from() == from
-                        && mv.king_destination() == to
-                        && promotion.is_none()
-                })
-            })
-            .copied()
+        find_uci_move(&self.legal_moves(), from, to, promotion)
             .ok_or_else(|| MoveError::Illegal { uci: text.to_owned(), fen: self.to_fen() })
     }
+}
+
+/// The move of `legal` that UCI's `from`, `to` and `promotion` name: the
+/// board move with those squares, else a castling written as the king's
+/// move (so the king's move is castling only when no other move has those
+/// squares). Drops are never board moves.
+pub(crate) fn find_uci_move(legal: &[Move], from: Square, to: Square, promotion: Option<Piece>) -> Option<Move> {
+    legal
+        .iter()
+        .find(|mv| mv.dropped().is_none() && mv.from() == from && mv.to() == to && mv.promotion() == promotion)
+        .or_else(|| {
+            legal.iter().find(|mv| {
+                mv.kind() == MoveKind::Castling
+                    && mv.from() == from
+                    && mv.king_destination() == to
+                    && promotion.is_none()
+            })
+        })
+        .copied()
 }

@@ -347,19 +347,7 @@ impl VariantPosition {
                 _ => return Err(syntax()),
             },
         };
-        legal
-            .iter()
-            .find(|mv| mv.dropped().is_none() && mv.from() == from && mv.to() == to && mv.promotion() == promotion)
-            .or_else(|| {
-                legal.iter().find(|mv| {
-                    mv.kind() == MoveKind::Castling
-                        && mv.from() == from
-                        && mv.king_destination() == to
-                        && promotion.is_none()
-                })
-            })
-            .copied()
-            .ok_or_else(illegal)
+        crate::chess::movegen::find_uci_move(&legal, from, to, promotion).ok_or_else(illegal)
     }
 }
 
