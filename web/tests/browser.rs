@@ -131,7 +131,22 @@ async fn random_requests_are_refused_or_counted_never_a_panic() {
         JsValue::NULL,
         JsValue::TRUE,
     ];
-    let names = ["chess", "shogi", "go", "", "checkers", "CHESS", "gpu", "cpu", "\u{0}"];
+    let names = [
+        "chess",
+        "shogi",
+        "go",
+        "",
+        "checkers",
+        "CHESS",
+        "gpu",
+        "cpu",
+        "\u{0}",
+        "atomic",
+        "crazyhouse",
+        "racingKings",
+        "horde",
+        "suicide",
+    ];
     let (mut refused, mut counted) = (0, 0);
     for _ in 0..300 {
         let request = Object::new();
@@ -147,11 +162,15 @@ async fn random_requests_are_refused_or_counted_never_a_panic() {
         };
         set("game", name(&mut random));
         set("backend", name(&mut random));
+        if random.below(2) == 0 {
+            set("variant", name(&mut random));
+        }
         let bytes: Vec<u8> = (0..random.below(40)).map(|_| random.below(256) as u8).collect();
-        let position = match random.below(4) {
+        let position = match random.below(5) {
             0 => String::from_utf8_lossy(&bytes).into_owned(),
             1 => "B c3 W".to_owned(),
             2 => "8/8/8/8/8/8/8/8 w - - 0 1".to_owned(),
+            3 => "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1".to_owned(),
             _ => String::new(),
         };
         set("position", position.into());
