@@ -366,6 +366,10 @@ fn depth_0_is_one_node_and_cannot_be_divided() {
         let output = run(&["perft", "--depth", "0", "--divide", "--backend", backend]);
         assert_eq!(output.status.code(), Some(2), "{backend}");
         assert!(stderr(&output).contains("--divide needs --depth 1 or more"), "{}", stderr(&output));
+        for game in ["shogi", "go"] {
+            let output = run(&[game, "perft", "--depth", "0", "--backend", backend, "-q"]);
+            assert_eq!(stdout(&output), "Nodes searched: 1\n", "{game} on the {backend}");
+        }
     }
 }
 

@@ -29,6 +29,16 @@ fn empty_board_perft_matches_the_published_counts() {
 }
 
 #[test]
+fn perft_zero_is_the_root_alone_on_every_path() {
+    // perft_parallel once counted 0 here: it summed a divide, which has no moves at depth 0.
+    for size in [2, 5, 9, 19] {
+        let empty = Position::new(size).unwrap();
+        assert_eq!(perft(&empty, 0), 1, "{size}x{size}");
+        assert_eq!(perft_parallel(&empty, 0), 1, "{size}x{size}");
+    }
+}
+
+#[test]
 fn perft_and_divide_agree_after_moves() {
     let position = Position::from_moves(5, "B C3 W C2 B B2 W D3 B D2 W C4 B B3").unwrap();
     let divided = divide(&position, 3);

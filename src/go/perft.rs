@@ -20,6 +20,10 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 
 /// perft(`depth`) with the root's moves shared among rayon's threads.
 pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
+    // perft(0) is the root alone, which divide, having no moves to divide by, leaves out.
+    if depth == 0 {
+        return 1;
+    }
     divide(position, depth).iter().map(|(_, count)| count).sum()
 }
 
