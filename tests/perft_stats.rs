@@ -197,3 +197,31 @@ fn unique_json_has_one_entry_a_ply() {
     assert_eq!(plies[2]["ply"], 3);
     assert_eq!(report["depth"], 3);
 }
+
+#[test]
+fn a_cpu_count_stops_when_asked_and_is_whole_otherwise() {
+    use gpu_movegen::chess::cpu_perft::CpuPerft;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let kiwipete = Position::from_fen(KIWIPETE).unwrap();
+    for mebibytes in [0, 16] {
+        let mut engine = CpuPerft::builder().threads(2).hash_mebibytes(mebibytes).build(5).unwrap();
+        let stop = AtomicBool::new(false);
+        assert_eq!(engine.perft_until(&[kiwipete], 5, &(), &stop), Some(vec![193_690_690]));
+        // Set before the count: every subtree gives up, and nothing partial is stored.
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(engine.perft_until(&[kiwipete], 5, &(), &stop), None);
+        assert_eq!(engine.perft(&[kiwipete], 5, &()), vec![193_690_690], "{mebibytes} MiB");
+        // Set from another thread during a long count: it ends early, with None.
+        let deep = AtomicBool::new(false);
+        let started = std::time::Instant::now();
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                deep.store(true, Ordering::Relaxed);
+            });
+            engine.perft_until(&[Position::start()], 9, &(), &deep)
+        });
+        assert_eq!(outcome, None);
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+    }
+}

@@ -13,6 +13,7 @@
 //! ```
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
@@ -20,7 +21,7 @@ use crate::chess::board::Move;
 use crate::chess::perft;
 use crate::chess::position::Position;
 use crate::chess::stats::{self, PerftStats, StatsTable};
-use crate::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel};
+use crate::chess::transposition::{TranspositionTable, default_mebibytes, perft_hashed_parallel_until};
 
 /// What a long count reports as it goes; every method has a no-op default,
 /// and `()` reports nothing.
@@ -149,7 +150,22 @@ impl CpuPerft {
     /// Perft of every root to `depth`, the root moves of each spread over the
     /// threads; `progress` hears of each root move as it finishes.
     pub fn perft(&mut self, roots: &[Position], depth: u32, progress: &dyn PerftProgress) -> Vec<u64> {
+        let never = AtomicBool::new(false);
+        self.perft_until(roots, depth, progress, &never).unwrap_or_else(|| unreachable!("nothing sets the flag"))
+    }
+
+    /// [`CpuPerft::perft`] that another thread may stop by setting `stop`:
+    /// every thread then gives up within a few milliseconds of work and the
+    /// call returns `None` (the table keeps only whole counts).
+    pub fn perft_until(
+        &mut self,
+        roots: &[Position],
+        depth: u32,
+        progress: &dyn PerftProgress,
+        stop: &AtomicBool,
+    ) -> Option<Vec<u64>> {
         let table = self.table.as_deref();
+        let lookup = crate::chess::fast_perft::SliderLookup::selected();
         self.pool.install(|| {
             roots
                 .iter()
@@ -157,7 +173,7 @@ impl CpuPerft {
                     if depth < 2 {
                         let nodes = perft::perft(root, depth);
                         progress.add(nodes);
-                        return nodes;
+                        return Some(nodes);
                     }
                     let moves = root.legal_moves();
                     progress.add_parts(moves.len() as u64);
@@ -166,13 +182,13 @@ impl CpuPerft {
                         .map(|mv| {
                             let child = root.make_move(*mv);
                             let nodes = match table {
-                                Some(table) => perft_hashed_parallel(&child, depth - 1, table),
-                                None => perft::perft_parallel(&child, depth - 1),
-                            };
+                                Some(table) => perft_hashed_parallel_until(&child, depth - 1, table, stop),
+                                None => perft::perft_parallel_until(&child, depth - 1, lookup, stop),
+                            }?;
                             progress.part_done(nodes);
-                            nodes
+                            Some(nodes)
                         })
-                        .sum()
+                        .sum::<Option<u64>>()
                 })
                 .collect()
         })

@@ -56,10 +56,30 @@ pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
 
 /// [`perft_parallel`] with a given slider lookup ([`fast_perft::perft_with`]).
 pub fn perft_parallel_with(position: &Position, depth: u32, lookup: SliderLookup) -> u64 {
-    if depth < PARALLEL_MIN_DEPTH {
-        return fast_perft::perft_with(position, depth, lookup);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    perft_parallel_until(position, depth, lookup, &never).unwrap_or_else(|| unreachable!("nothing sets the flag"))
+}
+
+/// [`perft_parallel_with`] that gives up, returning `None`, once `stop` is
+/// set: each subtree handed to a thread looks at it first, so a count
+/// stops within a few milliseconds of work.
+pub fn perft_parallel_until(
+    position: &Position,
+    depth: u32,
+    lookup: SliderLookup,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
     }
-    position.legal_moves().par_iter().map(|mv| perft_parallel_with(&position.make_move(*mv), depth - 1, lookup)).sum()
+    if depth < PARALLEL_MIN_DEPTH {
+        return Some(fast_perft::perft_with(position, depth, lookup));
+    }
+    position
+        .legal_moves()
+        .par_iter()
+        .map(|mv| perft_parallel_until(&position.make_move(*mv), depth - 1, lookup, stop))
+        .sum()
 }
 
 /// Perft split by root move: each legal move with the leaf count below it,

@@ -209,20 +209,35 @@ const PARALLEL_MIN_DEPTH: u32 = 4;
 /// [`perft_hashed`] with subtrees spread over the current rayon pool, all
 /// sharing `table`.
 pub fn perft_hashed_parallel(position: &Position, depth: u32, table: &TranspositionTable) -> u64 {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    perft_hashed_parallel_until(position, depth, table, &never).unwrap_or_else(|| unreachable!("nothing sets the flag"))
+}
+
+/// [`perft_hashed_parallel`] that gives up, returning `None`, once `stop` is
+/// set; a subtree given up is not stored, so the table keeps only whole counts.
+pub fn perft_hashed_parallel_until(
+    position: &Position,
+    depth: u32,
+    table: &TranspositionTable,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
     if depth < PARALLEL_MIN_DEPTH {
-        return perft_hashed(position, depth, table);
+        return Some(perft_hashed(position, depth, table));
     }
     let key = PositionKey::of(position);
     if let Some(count) = table.probe(key, depth) {
-        return count;
+        return Some(count);
     }
     let nodes = position
         .legal_moves()
         .par_iter()
-        .map(|mv| perft_hashed_parallel(&position.make_move(*mv), depth - 1, table))
-        .sum();
+        .map(|mv| perft_hashed_parallel_until(&position.make_move(*mv), depth - 1, table, stop))
+        .sum::<Option<u64>>()?;
     table.store(key, depth, nodes);
-    nodes
+    Some(nodes)
 }
 
 /// The default table size: an eighth of physical memory, at most 4 GiB, or
