@@ -1,0 +1,481 @@
+//! `gpu_movegen.perft`: one position of chess (or a chess variant), Shogi
+//! or Go counted to a depth on the GPU or the CPU, exact past 2^64, with the
+//! command line's rules: its messages for bad input, its `auto` backend, its
+//! cross-check of a deep chess count on the GPU.
+
+use gpu_movegen::chess::cpu_perft::CpuPerft;
+use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions, VariantGpuPerft, VariantKernels, VariantPerftOptions};
+use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions};
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::GpuError as DeviceError;
+use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
+use gpu_movegen::{Position, go, shogi};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::backend::{self, Backend};
+use crate::detach::Control;
+use crate::failure::{Failure, Outcome};
+
+/// Subtrees a GPU chess perft to depth 5 or more recounts on the CPU (the
+/// command line's default `--cross-check`).
+const CROSS_CHECKS: usize = 8;
+
+/// The largest `hash_mib` (the command line's `--hash` bound).
+const MAX_HASH_MIB: i64 = 1 << 22;
+
+/// The largest `threads`.
+const MAX_THREADS: i64 = 1024;
+
+/// A count: the total, or the count below each root move in the command
+/// line's notation and order.
+enum Counted {
+    Total(u128),
+    Divided(Vec<(String, u64)>),
+}
+
+impl Counted {
+    fn nodes(&self) -> u128 {
+        match self {
+            Counted::Total(nodes) => *nodes,
+            Counted::Divided(counts) => counts.iter().map(|(_, count)| u128::from(*count)).sum(),
+        }
+    }
+}
+
+/// What a call asked for, checked and parsed.
+struct Request {
+    depth: u32,
+    divide: bool,
+    hash_mib: Option<u64>,
+    threads: Option<usize>,
+    backend: Backend,
+    chess960: bool,
+}
+
+/// Counts the leaves of `position`'s game tree `depth` plies deep.
+///
+/// `position` is a FEN (chess and its variants; None: the start position),
+/// an SFEN (Shogi; None: the start position) or Go moves from the empty
+/// board such as `"B E5 W D4 B pass"` (None or `""`: the empty board of
+/// `size`). `game` is `"chess"`, `"shogi"` or `"go"`; `variant` names a
+/// lichess chess variant (`"atomic"`, `"crazyhouse"`, ...). `backend` is
+/// `"gpu"`, `"cpu"` or `"auto"` (the GPU unless its only adapter is a
+/// software one or it cannot be used). `hash_mib` sizes the transposition
+/// table (0 turns it off; default: what the depth needs), `threads` the CPU's
+/// worker threads. With `divide`, returns a dict from each root move (UCI,
+/// with castling as king takes rook when `chess960` is set or the position
+/// needs it; USI; GTP vertices) to its count, in the command line's order;
+/// otherwise an int, exact past 2^64. `progress`, if given, is called with
+/// the nodes counted so far now and then and with the total at the end.
+///
+/// Raises ValueError for bad input, GpuError when the GPU fails,
+/// MismatchError when the GPU's count differs from the CPU's on a recounted
+/// subtree (chess on the GPU from depth 5), KeyboardInterrupt on Ctrl-C.
+#[pyfunction]
+#[pyo3(signature = (position, depth, *, game = "chess", backend = "auto", divide = false, hash_mib = None,
+                    chess960 = false, variant = None, size = 9, threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn perft(
+    py: Python<'_>,
+    position: Option<String>,
+    depth: i64,
+    game: &str,
+    backend: &str,
+    divide: bool,
+    hash_mib: Option<i64>,
+    chess960: bool,
+    variant: Option<String>,
+    size: i64,
+    threads: Option<i64>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if let Some(callback) = &progress
+        && !callback.is_callable()
+    {
+        return Err(pyo3::exceptions::PyTypeError::new_err("progress must be callable (it is given the nodes so far)"));
+    }
+    let request = Request {
+        depth: 0,
+        divide,
+        hash_mib: match hash_mib {
+            None => None,
+            Some(mebibytes) if (0..=MAX_HASH_MIB).contains(&mebibytes) => Some(mebibytes as u64),
+            Some(mebibytes) => {
+                return Err(Failure::Input(format!("hash_mib: {mebibytes} is not in 0..={MAX_HASH_MIB}")).into());
+            }
+        },
+        threads: match threads {
+            None => None,
+            Some(threads) if (1..=MAX_THREADS).contains(&threads) => Some(threads as usize),
+            Some(threads) => {
+                return Err(Failure::Input(format!("threads: {threads} is not in 1..={MAX_THREADS}")).into());
+            }
+        },
+        backend: Backend::parse(backend)?,
+        chess960,
+    };
+    let deepest = |most: u32| -> Outcome<u32> {
+        match u32::try_from(depth) {
+            Ok(depth) if depth <= most => Ok(depth),
+            _ => Err(Failure::Input(format!("depth: {depth} is not in 0..={most}"))),
+        }
+    };
+    let divide_needs_a_move = |request: &Request| -> Outcome<()> {
+        if request.divide && request.depth == 0 {
+            return Err(Failure::Input(
+                "divide needs depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
+            ));
+        }
+        Ok(())
+    };
+    let progress = progress.as_ref();
+    let counted = match game {
+        "chess" => {
+            let variant = match variant.as_deref() {
+                None => Variant::Chess,
+                Some(name) => name.parse::<Variant>().map_err(|error| Failure::Input(format!("variant: {error}")))?,
+            };
+            let request = Request { depth: deepest(gpu_movegen::perft::MAX_DEPTH)?, ..request };
+            divide_needs_a_move(&request)?;
+            if variant == Variant::Chess {
+                let root = match position.as_deref() {
+                    None => Position::start(),
+                    Some(fen) => {
+                        Position::from_fen(fen).map_err(|error| Failure::Input(format!("position: {error}")))?
+                    }
+                };
+                crate::detach::run(
+                    py,
+                    progress,
+                    |counted: &Counted| Some(counted.nodes()),
+                    |control| backend::forget_on_failure(count_chess(&root, &request, control)),
+                )?
+            } else {
+                let root = match position.as_deref() {
+                    None => VariantPosition::start(variant),
+                    Some(fen) => VariantPosition::from_fen(variant, fen)
+                        .map_err(|error| Failure::Input(format!("position: {variant}: {error}")))?,
+                };
+                crate::detach::run(
+                    py,
+                    progress,
+                    |counted: &Counted| Some(counted.nodes()),
+                    |control| backend::forget_on_failure(count_variant(&root, &request, control)),
+                )?
+            }
+        }
+        "shogi" | "go" if variant.is_some() => {
+            return Err(Failure::Input(format!("variant: the variants are chess's; game={game:?} has none")).into());
+        }
+        "shogi" => {
+            let request = Request { depth: deepest(shogi::perft::MAX_DEPTH)?, ..request };
+            divide_needs_a_move(&request)?;
+            let root = match position.as_deref() {
+                None => shogi::position::Position::start(),
+                Some(sfen) => shogi::position::Position::from_sfen(sfen)
+                    .map_err(|error| Failure::Input(format!("position: {error}")))?,
+            };
+            crate::detach::run(
+                py,
+                progress,
+                |counted: &Counted| Some(counted.nodes()),
+                |control| backend::forget_on_failure(count_shogi(&root, &request, control)),
+            )?
+        }
+        "go" => {
+            let request = Request { depth: deepest(go::perft::MAX_DEPTH)?, ..request };
+            divide_needs_a_move(&request)?;
+            let root = go_position(size, position.as_deref())?;
+            crate::detach::run(
+                py,
+                progress,
+                |counted: &Counted| Some(counted.nodes()),
+                |control| backend::forget_on_failure(count_go(&root, &request, control)),
+            )?
+        }
+        other => {
+            return Err(Failure::Input(format!("game: expected 'chess', 'shogi' or 'go', not {other:?}")).into());
+        }
+    };
+    Ok(match counted {
+        Counted::Total(nodes) => nodes.into_pyobject(py)?.into_any().unbind(),
+        Counted::Divided(counts) => {
+            let divided = PyDict::new(py);
+            for (notation, count) in counts {
+                divided.set_item(notation, count)?;
+            }
+            divided.into_any().unbind()
+        }
+    })
+}
+
+/// A Go position of `size` after `moves` (colour and vertex pairs), with
+/// the command line's messages.
+pub fn go_position(size: i64, moves: Option<&str>) -> Outcome<go::Position> {
+    let size = u32::try_from(size).map_err(|_| Failure::Input(format!("size: {size} is not a board size")))?;
+    go::Position::new(size).map_err(|error| Failure::Input(format!("size: {error}")))?;
+    go::Position::from_moves(size, moves.unwrap_or("")).map_err(|error| Failure::Input(format!("moves: {error}")))
+}
+
+/// Counts on the CPU by root move, so that Ctrl-C stops the count at the
+/// next root move and the total is added in 128 bits: `count` gives the
+/// count below one child.
+fn by_root_move<Child>(
+    children: Vec<(String, Child)>,
+    request: &Request,
+    control: &Control,
+    mut count: impl FnMut(&Child, u32) -> Outcome<u64>,
+) -> Outcome<Counted> {
+    if request.depth == 0 {
+        return Ok(Counted::Total(1));
+    }
+    let mut counts = Vec::with_capacity(children.len());
+    for (notation, child) in &children {
+        control.check()?;
+        let nodes = count(child, request.depth - 1)?;
+        control.add_nodes(nodes);
+        counts.push((notation.clone(), nodes));
+    }
+    Ok(if request.divide {
+        Counted::Divided(counts)
+    } else {
+        Counted::Total(counts.iter().map(|(_, nodes)| u128::from(*nodes)).sum())
+    })
+}
+
+/// A rayon pool of `threads` (default: one a core).
+fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
+    gpu_movegen::threads::pool(threads).map_err(|error| Failure::Input(format!("threads: {error}")))
+}
+
+/// The GPU table's bytes and whether equal positions merge: `hash_mib` when
+/// given, else what the depth needs within the device's memory (the command
+/// line's `gpu_table`).
+fn gpu_table(context: &GpuContext, request: &Request) -> Result<(u64, bool), DeviceError> {
+    match request.hash_mib {
+        Some(mebibytes) => Ok((mebibytes << 20, mebibytes != 0)),
+        None => {
+            if !context.is_software() {
+                context.find_device_memory()?;
+            }
+            Ok((gpu_movegen::gpu::perft::default_table_bytes(context, None, Some(request.depth)), true))
+        }
+    }
+}
+
+/// Where a count runs, once opened.
+enum Engine<Gpu> {
+    Gpu(Box<Gpu>),
+    Cpu,
+}
+
+fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome<Counted> {
+    let chess960 = request.chess960 || root.is_chess960();
+    let engine = backend::open(
+        request.backend,
+        |context| {
+            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
+            let options = PerftOptions {
+                variant: backend::chess_shaders(context)?,
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
+                ..Default::default()
+            };
+            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(context, options)?)))
+        },
+        || Ok(Engine::Cpu),
+    )?;
+    match engine {
+        Engine::Gpu(mut gpu) => {
+            gpu.set_cancel(Some(control.cancel.clone()));
+            let counted = if request.divide {
+                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
+                Counted::Divided(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
+            } else {
+                let totals =
+                    gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
+                Counted::Total(totals[0])
+            };
+            if request.depth >= 5 {
+                cross_check(root, request.depth, &mut gpu)?;
+            }
+            Ok(counted)
+        }
+        Engine::Cpu => {
+            let mut builder = CpuPerft::builder();
+            if let Some(threads) = request.threads {
+                builder = builder.threads(threads);
+            }
+            if let Some(mebibytes) = request.hash_mib {
+                builder = builder.hash_mebibytes(mebibytes);
+            }
+            let mut cpu = builder.build(request.depth).map_err(|error| Failure::Input(error.to_string()))?;
+            let mut moves: Vec<_> = root.legal_moves().into_iter().collect();
+            moves.sort_by_cached_key(|mv| mv.to_string());
+            let children = moves.iter().map(|mv| (mv.uci(chess960).to_string(), root.make_move(*mv))).collect();
+            // Progress is told by root move (by_root_move), so the engine's own reports are not wanted.
+            let quiet = ();
+            by_root_move(children, request, control, |child, depth| {
+                let counts = cpu.perft_until(std::slice::from_ref(child), depth, &quiet, &control.cancel);
+                counts.map(|counts| counts[0]).ok_or(Failure::Cancelled)
+            })
+        }
+    }
+}
+
+/// Recounts a few random subtrees of a deep GPU count on the GPU (its table
+/// emptied) and on the CPU, as the command line does after every GPU perft
+/// from depth 5: a difference means the GPU's total is not to be trusted.
+fn cross_check(root: &Position, depth: u32, gpu: &mut GpuPerft) -> Outcome<()> {
+    let seed: u64 = rand::random();
+    let subtrees = gpu_movegen::chess::cross_check::draw_subtrees(root, depth, CROSS_CHECKS, seed);
+    gpu.clear_table()?;
+    let mismatches =
+        gpu_movegen::chess::cross_check::cross_check(&subtrees, |roots, below| gpu.perft(roots, below, &mut |_| {}))?;
+    if let Some(mismatch) = mismatches.first() {
+        let moves: Vec<String> = mismatch.subtree.moves.iter().map(|mv| mv.uci(true).to_string()).collect();
+        return Err(Failure::Mismatch(format!(
+            "{} of {CROSS_CHECKS} subtrees counted differently on the GPU and the CPU (seed {seed}); the first: \
+             perft({}) of {} (after {}): GPU {}, CPU {}",
+            mismatches.len(),
+            mismatch.subtree.depth,
+            mismatch.subtree.position.to_fen(),
+            if moves.is_empty() { "no moves".to_owned() } else { moves.join(" ") },
+            mismatch.other,
+            mismatch.reference
+        )));
+    }
+    Ok(())
+}
+
+fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -> Outcome<Counted> {
+    let chess960 = request.chess960;
+    let engine = backend::open(
+        request.backend,
+        |context| {
+            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
+            let kernels = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
+            let options = VariantPerftOptions {
+                variant: kernels,
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
+                ..Default::default()
+            };
+            Ok(Engine::Gpu(Box::new(VariantGpuPerft::with_options(context, options)?)))
+        },
+        || Ok(Engine::Cpu),
+    )?;
+    match engine {
+        Engine::Gpu(mut gpu) => {
+            gpu.set_cancel(Some(control.cancel.clone()));
+            if request.divide {
+                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
+                return Ok(Counted::Divided(
+                    divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect(),
+                ));
+            }
+            let totals =
+                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
+            Ok(Counted::Total(totals[0]))
+        }
+        Engine::Cpu => {
+            let pool = pool(request.threads)?;
+            let mut moves: Vec<_> = root.legal_moves().into_iter().collect();
+            moves.sort_by_cached_key(|mv| mv.to_string());
+            let children = moves.iter().map(|mv| (mv.uci(chess960).to_string(), root.make_move(*mv))).collect();
+            by_root_move(children, request, control, |child, depth| {
+                Ok(pool.install(|| variant::perft_parallel(child, depth)))
+            })
+        }
+    }
+}
+
+fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Control) -> Outcome<Counted> {
+    let engine = backend::open(
+        request.backend,
+        |context| {
+            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
+            let options = ShogiPerftOptions {
+                fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(context),
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
+                ..Default::default()
+            };
+            Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(context, options)?)))
+        },
+        || Ok(Engine::Cpu),
+    )?;
+    let mut moves = root.legal_moves();
+    moves.sort_by_cached_key(|mv| mv.to_string());
+    match engine {
+        Engine::Gpu(mut gpu) => {
+            gpu.set_cancel(Some(control.cancel.clone()));
+            if request.divide {
+                let children: Vec<_> = moves.iter().map(|mv| root.make_move(*mv)).collect();
+                let counts = gpu.perft(&children, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
+                return Ok(Counted::Divided(moves.iter().map(ToString::to_string).zip(counts).collect()));
+            }
+            let totals =
+                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
+            Ok(Counted::Total(totals[0]))
+        }
+        Engine::Cpu => {
+            let pool = pool(request.threads)?;
+            let children = moves.iter().map(|mv| (mv.to_string(), root.make_move(*mv))).collect();
+            by_root_move(children, request, control, |child, depth| {
+                Ok(pool.install(|| shogi::perft::perft_parallel(child, depth)))
+            })
+        }
+    }
+}
+
+fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcome<Counted> {
+    let size = root.size();
+    let engine = backend::open(
+        request.backend,
+        |context| {
+            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
+            let options = GoPerftOptions {
+                variant: BoardSize(size),
+                table_bytes: Some(table_bytes),
+                merge_transpositions,
+                ..Default::default()
+            };
+            Ok(Engine::Gpu(Box::new(GoGpuPerft::with_options(context, options)?)))
+        },
+        || Ok(Engine::Cpu),
+    )?;
+    let color = root.to_move();
+    let points = root.legal_points(color);
+    let children: Vec<(String, go::Position)> = points
+        .iter()
+        .map(|&point| {
+            let mut child = *root;
+            child
+                .play_move(go::Move { color, point: Some(point) })
+                .map_err(|error| Failure::Internal(format!("a legal point could not be played: {error}")))?;
+            Ok((point.to_string(), child))
+        })
+        .collect::<Outcome<_>>()?;
+    match engine {
+        Engine::Gpu(mut gpu) => {
+            gpu.set_cancel(Some(control.cancel.clone()));
+            if request.divide {
+                let positions: Vec<go::Position> = children.iter().map(|(_, child)| *child).collect();
+                let counts = gpu.perft(&positions, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
+                return Ok(Counted::Divided(children.into_iter().map(|(point, _)| point).zip(counts).collect()));
+            }
+            let totals =
+                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
+            Ok(Counted::Total(totals[0]))
+        }
+        Engine::Cpu => {
+            let pool = pool(request.threads)?;
+            by_root_move(children, request, control, |child, depth| {
+                Ok(pool.install(|| go::perft::perft_parallel(child, depth)))
+            })
+        }
+    }
+}
