@@ -4,6 +4,7 @@
 
 use std::sync::Mutex;
 
+use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{Kernel, MoveGenerator};
 use gpu_movegen::go::gpu::{GoMoveGenerator, GpuPlayouts};
 use gpu_movegen::go::playout::{CpuPlayouts, PlayoutRunner};
@@ -350,12 +351,17 @@ fn legal_moves(engine: &mut Engine, positions: &Positions, chess960: bool) -> Ou
 fn count_moves(engine: &mut Engine, positions: &Positions) -> Outcome<Vec<u32>> {
     let go_count = |words: &[u64]| words.iter().map(|word| word.count_ones()).sum::<u32>();
     match (engine, positions) {
-        (Engine::ChessGpu(generator), Positions::Chess(positions)) => Ok(generator
-            .generate(positions, Kernel::PerPosition)
-            .inspect_err(|_| backend::forget_context())?
-            .iter()
-            .map(|moves| moves.move_count)
-            .collect()),
+        // Packed on every core, and the kernel's records read as they come
+        // back: their counts need no move lists built.
+        (Engine::ChessGpu(generator), Positions::Chess(positions)) => {
+            let packed: Vec<PackedPosition> = positions.par_iter().map(PackedPosition::from).collect();
+            Ok(generator
+                .per_position_raw_gpu(&packed)
+                .inspect_err(|_| backend::forget_context())?
+                .iter()
+                .map(|record| record.move_count)
+                .collect())
+        }
         (Engine::ShogiGpu(generator), Positions::Shogi(positions)) => Ok(generator
             .generate(positions)
             .inspect_err(|_| backend::forget_context())?
