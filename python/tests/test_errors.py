@@ -129,10 +129,19 @@ def test_random_arguments_raise_clean_errors_and_never_crash():
             continue
         except gpu_movegen.GpuError as error:
             pytest.fail(f"a GPU error from random input {position!r} {depth!r} {arguments}: {error}")
+    generators = {game: gpu_movegen.Generator(game, "cpu") for game in ["chess", "shogi", "go"]}
     for _ in range(200):
         batch = [random_text(generator) for _ in range(generator.randrange(0, 4))]
-        for game in ["chess", "shogi", "go"]:
-            try:
-                gpu_movegen.Generator(game, "cpu").count_moves(batch)
-            except allowed:
-                pass
+        for game, opened in generators.items():
+            for call in [
+                lambda: opened.count_moves(batch),
+                lambda: opened.legal_moves(batch, chess960=random_value(generator)),
+                lambda: opened.playouts(batch, random_value(generator), seed=random_value(generator),
+                                        komi=random_value(generator)),
+                lambda: gpu_movegen.Generator(random_value(generator), "cpu", size=random_value(generator),
+                                              threads=random_value(generator)),
+            ]:
+                try:
+                    call()
+                except allowed:
+                    pass
