@@ -132,10 +132,12 @@ impl<G: PerftGame> PerftEngine<G> {
                     .collect();
                 let table: Vec<wgpu::Buffer> = (0..plan.layout.table_bindings)
                     .map(|_| {
+                        // Without a table, the layout's one binding is a
+                        // placeholder the kernels never read (see MemoryPlan::new).
                         buffer(
                             device,
                             "perft transposition table",
-                            plan.shard_bytes(),
+                            plan.shard_bytes().max(16),
                             Usage::STORAGE | Usage::COPY_DST,
                         )
                     })

@@ -200,9 +200,25 @@ impl MemoryPlan {
                 }
             }
         }
+        // Without a table, the layout still declares one table binding of its
+        // own (a placeholder the kernels never read: `tables` is 0), so that an
+        // engine with a table of one binding and one without share a module:
+        // a driver that compiles kernels on the CPU (lavapipe: seconds a
+        // module) compiles it once for both, the self-test's pair included.
+        if own_table_bindings && plan.layout.table_bindings == 0 {
+            plan.layout.table_bindings = 1;
+        }
         let table = plan.transposition_bytes();
         let per_binding = power_of_two_below(binding / record_bytes).min(1 << 31);
         let arena_bindings = if own_table_bindings { spare - plan.layout.table_bindings } else { 1 };
+        // A software driver compiles every kernel on the CPU, and an arena
+        // over several bindings puts a `switch` into every record access
+        // (Shogi's cold start: 12 s with one binding, 35 s with several):
+        // there, unless the caller sized the arena or its bindings, the arena
+        // stays within one binding.
+        let sized_by_caller =
+            options.arena_positions.is_some() || options.memory_limit.is_some() || options.binding_bytes.is_some();
+        let arena_bindings = if software && !sized_by_caller { arena_bindings.min(1) } else { arena_bindings };
         let mut capacity = per_binding * u64::from(arena_bindings);
         // The companions each live in one binding: the multiplicity (and the
         // roots with their states) take 8 bytes a slot, the scan a word and
