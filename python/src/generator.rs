@@ -148,33 +148,13 @@ impl Generator {
     /// equal to the GPU's move sets.
     #[pyo3(signature = (positions, *, chess960 = false))]
     fn legal_moves(&self, py: Python<'_>, positions: Vec<String>, chess960: bool) -> PyResult<Vec<Vec<String>>> {
-        crate::detach::run(
-            py,
-            None,
-            |_| None,
-            |control| {
-                let positions = self.parse(&positions)?;
-                control.check()?;
-                let mut engine = self.lock()?;
-                legal_moves(&mut engine, &positions, chess960)
-            },
-        )
+        self.on_batch(py, &positions, |engine, positions| legal_moves(engine, positions, chess960))
     }
 
     /// The number of legal moves of each position, as a numpy array of
     /// uint32 (chess: promotions count four; Go: legal points).
     fn count_moves<'py>(&self, py: Python<'py>, positions: Vec<String>) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        let counts = crate::detach::run(
-            py,
-            None,
-            |_| None,
-            |control| {
-                let positions = self.parse(&positions)?;
-                control.check()?;
-                let mut engine = self.lock()?;
-                count_moves(&mut engine, &positions)
-            },
-        )?;
+        let counts = self.on_batch(py, &positions, count_moves)?;
         Ok(counts.into_pyarray(py))
     }
 
@@ -251,6 +231,27 @@ impl Generator {
 }
 
 impl Generator {
+    /// Parses `positions` and runs `work` on them with the engine, off the
+    /// interpreter (`detach::run`).
+    fn on_batch<T: Send>(
+        &self,
+        py: Python<'_>,
+        positions: &[String],
+        work: impl FnOnce(&mut Engine, &Positions) -> Outcome<T> + Send,
+    ) -> PyResult<T> {
+        crate::detach::run(
+            py,
+            None,
+            |_| None,
+            |control| {
+                let positions = self.parse(positions)?;
+                control.check()?;
+                let mut engine = self.lock()?;
+                work(&mut engine, &positions)
+            },
+        )
+    }
+
     fn lock(&self) -> Outcome<std::sync::MutexGuard<'_, Engine>> {
         self.engine.lock().map_err(|_| Failure::Internal("an earlier call on this generator panicked".to_owned()))
     }

@@ -4,12 +4,13 @@
 //! cross-check of a deep chess count on the GPU.
 
 use gpu_movegen::chess::cpu_perft::CpuPerft;
-use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions, VariantGpuPerft, VariantKernels, VariantPerftOptions};
+use gpu_movegen::chess::gpu::{Chess, ChessVariants, GpuPerft, VariantKernels};
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
-use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions};
+use gpu_movegen::go::gpu::{BoardSize, GoGame};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::GpuError as DeviceError;
-use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
+use gpu_movegen::gpu::perft::{PerftEngine, PerftGame, PerftOptions};
+use gpu_movegen::shogi::gpu::ShogiGame;
 use gpu_movegen::{Position, go, shogi};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -265,31 +266,39 @@ fn gpu_table(context: &GpuContext, request: &Request) -> Result<(u64, bool), Dev
     }
 }
 
-/// Where a count runs, once opened.
-enum Engine<Gpu> {
-    Gpu(Box<Gpu>),
-    Cpu,
-}
-
-fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let chess960 = request.chess960 || root.is_chess960();
+/// `G`'s GPU engine as `backend` asks (None: count on the CPU), with the
+/// request's table, `configure` filling in the game's own options, and
+/// `control`'s stop flag.
+fn open_gpu<G: PerftGame>(
+    request: &Request,
+    control: &Control,
+    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Variant>) -> Result<(), DeviceError>,
+) -> Outcome<Option<PerftEngine<G>>> {
     let engine = backend::open(
         request.backend,
         |context| {
             let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
-            let options = PerftOptions {
-                variant: backend::chess_shaders(context)?,
-                table_bytes: Some(table_bytes),
-                merge_transpositions,
-                ..Default::default()
-            };
-            Ok(Engine::Gpu(Box::new(GpuPerft::with_options(context, options)?)))
+            let mut options =
+                PerftOptions { table_bytes: Some(table_bytes), merge_transpositions, ..Default::default() };
+            configure(context, &mut options)?;
+            Ok(Some(PerftEngine::<G>::with_options(context, options)?))
         },
-        || Ok(Engine::Cpu),
+        || Ok(None),
     )?;
+    Ok(engine.map(|mut engine| {
+        engine.set_cancel(Some(control.cancel.clone()));
+        engine
+    }))
+}
+
+fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome<Counted> {
+    let chess960 = request.chess960 || root.is_chess960();
+    let engine = open_gpu::<Chess>(request, control, |context, options| {
+        options.variant = backend::chess_shaders(context)?;
+        Ok(())
+    })?;
     match engine {
-        Engine::Gpu(mut gpu) => {
-            gpu.set_cancel(Some(control.cancel.clone()));
+        Some(mut gpu) => {
             let counted = if request.divide {
                 let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
                 Counted::Divided(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
@@ -303,7 +312,7 @@ fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome
             }
             Ok(counted)
         }
-        Engine::Cpu => {
+        None => {
             let mut builder = CpuPerft::builder();
             if let Some(threads) = request.threads {
                 builder = builder.threads(threads);
@@ -352,24 +361,12 @@ fn cross_check(root: &Position, depth: u32, gpu: &mut GpuPerft) -> Outcome<()> {
 
 fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -> Outcome<Counted> {
     let chess960 = request.chess960;
-    let engine = backend::open(
-        request.backend,
-        |context| {
-            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
-            let kernels = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
-            let options = VariantPerftOptions {
-                variant: kernels,
-                table_bytes: Some(table_bytes),
-                merge_transpositions,
-                ..Default::default()
-            };
-            Ok(Engine::Gpu(Box::new(VariantGpuPerft::with_options(context, options)?)))
-        },
-        || Ok(Engine::Cpu),
-    )?;
+    let engine = open_gpu::<ChessVariants>(request, control, |context, options| {
+        options.variant = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
+        Ok(())
+    })?;
     match engine {
-        Engine::Gpu(mut gpu) => {
-            gpu.set_cancel(Some(control.cancel.clone()));
+        Some(mut gpu) => {
             if request.divide {
                 let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
                 return Ok(Counted::Divided(
@@ -380,7 +377,7 @@ fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -
                 gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
             Ok(Counted::Total(totals[0]))
         }
-        Engine::Cpu => {
+        None => {
             let pool = pool(request.threads)?;
             let mut moves: Vec<_> = root.legal_moves().into_iter().collect();
             moves.sort_by_cached_key(|mv| mv.to_string());
@@ -393,25 +390,14 @@ fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -
 }
 
 fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let engine = backend::open(
-        request.backend,
-        |context| {
-            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
-            let options = ShogiPerftOptions {
-                fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(context),
-                table_bytes: Some(table_bytes),
-                merge_transpositions,
-                ..Default::default()
-            };
-            Ok(Engine::Gpu(Box::new(ShogiGpuPerft::with_options(context, options)?)))
-        },
-        || Ok(Engine::Cpu),
-    )?;
+    let engine = open_gpu::<ShogiGame>(request, control, |context, options| {
+        options.fused_leaves = gpu_movegen::shogi::gpu::fused_leaves_suit(context);
+        Ok(())
+    })?;
     let mut moves = root.legal_moves();
     moves.sort_by_cached_key(|mv| mv.to_string());
     match engine {
-        Engine::Gpu(mut gpu) => {
-            gpu.set_cancel(Some(control.cancel.clone()));
+        Some(mut gpu) => {
             if request.divide {
                 let children: Vec<_> = moves.iter().map(|mv| root.make_move(*mv)).collect();
                 let counts = gpu.perft(&children, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
@@ -421,7 +407,7 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
                 gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
             Ok(Counted::Total(totals[0]))
         }
-        Engine::Cpu => {
+        None => {
             let pool = pool(request.threads)?;
             let children = moves.iter().map(|mv| (mv.to_string(), root.make_move(*mv))).collect();
             by_root_move(children, request, control, |child, depth| {
@@ -433,20 +419,10 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
 
 fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcome<Counted> {
     let size = root.size();
-    let engine = backend::open(
-        request.backend,
-        |context| {
-            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
-            let options = GoPerftOptions {
-                variant: BoardSize(size),
-                table_bytes: Some(table_bytes),
-                merge_transpositions,
-                ..Default::default()
-            };
-            Ok(Engine::Gpu(Box::new(GoGpuPerft::with_options(context, options)?)))
-        },
-        || Ok(Engine::Cpu),
-    )?;
+    let engine = open_gpu::<GoGame>(request, control, |_, options| {
+        options.variant = BoardSize(size);
+        Ok(())
+    })?;
     let color = root.to_move();
     let points = root.legal_points(color);
     let children: Vec<(String, go::Position)> = points
@@ -460,8 +436,7 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
         })
         .collect::<Outcome<_>>()?;
     match engine {
-        Engine::Gpu(mut gpu) => {
-            gpu.set_cancel(Some(control.cancel.clone()));
+        Some(mut gpu) => {
             if request.divide {
                 let positions: Vec<go::Position> = children.iter().map(|(_, child)| *child).collect();
                 let counts = gpu.perft(&positions, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
@@ -471,7 +446,7 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
                 gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
             Ok(Counted::Total(totals[0]))
         }
-        Engine::Cpu => {
+        None => {
             let pool = pool(request.threads)?;
             by_root_move(children, request, control, |child, depth| {
                 Ok(pool.install(|| go::perft::perft_parallel(child, depth)))
