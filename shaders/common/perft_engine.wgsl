@@ -358,24 +358,29 @@ fn count_moves(
     @builtin(local_invocation_index) local: u32,
 ) {
     // The mode is uniform (a uniform buffer's word), so every invocation of
-    // a workgroup reaches the barriers inside, or none does.
+    // a workgroup reaches the barriers inside, or none does. The game's move
+    // count is called once for both modes: a driver inlines every call, and
+    // the count is the largest code of the module to compile.
+    var slot = NO_ROOT;
     if parameters.leaves != 0u {
-        let leaf = leaf_slot(workgroup, groups, local);
-        var count = 0u;
-        if leaf != NO_ROOT {
-            count = perft_move_count(leaf);
+        slot = leaf_slot(workgroup, groups, local);
+    } else {
+        let index = grid_index(workgroup, groups, local);
+        if index < parameters.count && perft_live(parameters.start + index) {
+            slot = parameters.start + index;
         }
-        perft_leaf_result(local, leaf, count);
+    }
+    var count = 0u;
+    if slot != NO_ROOT {
+        count = perft_move_count(slot);
+    }
+    if parameters.leaves != 0u {
+        perft_leaf_result(local, slot, count);
         return;
     }
     let index = grid_index(workgroup, groups, local);
     if index < parameters.count {
-        let slot = parameters.start + index;
-        var count = 0u;
-        if perft_live(slot) {
-            count = perft_move_count(slot);
-        }
-        scan_data[slot] = count;
+        scan_data[parameters.start + index] = count;
     }
 }
 
