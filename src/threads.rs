@@ -32,3 +32,21 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPo
 pub fn describe(threads: usize) -> String {
     if threads == 1 { "1 thread".to_owned() } else { format!("{threads} threads") }
 }
+
+/// The smallest batch [`map_batch`] spreads over the cores: below it,
+/// handing out the work costs more than it saves.
+const PARALLEL_BATCH: usize = 1024;
+
+/// `work` of each index below `count`, in order: on every core of rayon's
+/// global pool for a batch of [`PARALLEL_BATCH`] or more, on this thread
+/// otherwise and in a browser page. For the host's work around a GPU
+/// batch, packing positions and reading back their moves, which one thread
+/// made slower than the kernels on a software adapter.
+pub fn map_batch<T: Send>(count: usize, work: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if count >= PARALLEL_BATCH {
+        use rayon::prelude::*;
+        return (0..count).into_par_iter().map(work).collect();
+    }
+    (0..count).map(work).collect()
+}

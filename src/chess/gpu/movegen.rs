@@ -323,48 +323,56 @@ impl MoveGenerator {
         kernel: Kernel,
         timed: bool,
     ) -> Result<(Vec<PositionMoves>, Timings), GpuError> {
-        let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
+        let gpu_positions = pack_batch(positions);
         match kernel {
             Kernel::PerPiece => {
                 let (entries, timings) =
                     self.run::<PieceMovesRecord>(Pipeline::PerPieceLegal, &gpu_positions, timed).await?;
-                let moves = positions
-                    .iter()
-                    .zip(entries.chunks_exact(64))
-                    .map(|(position, squares)| {
-                        let destinations: Vec<(Square, u64)> = squares
-                            .iter()
-                            .map(|entry| (Square::from_index(entry.from_square as u8), join(entry.destinations)))
-                            .collect();
-                        let count = squares
-                            .iter()
-                            .map(|entry| {
-                                let piece = piece_from_code(entry.piece).unwrap_or(crate::Piece::King);
-                                PieceMoves {
-                                    piece,
-                                    from: Square::from_index(entry.from_square as u8),
-                                    to: Bitboard(join(entry.destinations)),
-                                }
-                                .len() as u32
-                            })
-                            .sum();
-                        PositionMoves::from_destinations(position, destinations.into_iter(), count)
-                    })
-                    .collect();
+                if entries.len() != positions.len() * 64 {
+                    return Err(GpuError::Internal(format!(
+                        "the per-piece kernel returned {} entries for {} positions",
+                        entries.len(),
+                        positions.len()
+                    )));
+                }
+                let moves = crate::threads::map_batch(positions.len(), |index| {
+                    let (position, squares) = (&positions[index], &entries[index * 64..index * 64 + 64]);
+                    let destinations: Vec<(Square, u64)> = squares
+                        .iter()
+                        .map(|entry| (Square::from_index(entry.from_square as u8), join(entry.destinations)))
+                        .collect();
+                    let count = squares
+                        .iter()
+                        .map(|entry| {
+                            let piece = piece_from_code(entry.piece).unwrap_or(crate::Piece::King);
+                            PieceMoves {
+                                piece,
+                                from: Square::from_index(entry.from_square as u8),
+                                to: Bitboard(join(entry.destinations)),
+                            }
+                            .len() as u32
+                        })
+                        .sum();
+                    PositionMoves::from_destinations(position, destinations.into_iter(), count)
+                });
                 Ok((moves, timings))
             }
             Kernel::PerPosition => {
                 let (records, timings) =
                     self.run::<PositionMovesRecord>(Pipeline::PerPosition, &gpu_positions, timed).await?;
-                let moves = positions
-                    .iter()
-                    .zip(&records)
-                    .map(|(position, record)| {
-                        let destinations =
-                            Square::ALL.into_iter().zip(record.destinations.iter().map(|halves| join(*halves)));
-                        PositionMoves::from_destinations(position, destinations, record.move_count)
-                    })
-                    .collect();
+                if records.len() != positions.len() {
+                    return Err(GpuError::Internal(format!(
+                        "the per-position kernel returned {} records for {} positions",
+                        records.len(),
+                        positions.len()
+                    )));
+                }
+                let moves = crate::threads::map_batch(positions.len(), |index| {
+                    let (position, record) = (&positions[index], &records[index]);
+                    let destinations =
+                        Square::ALL.into_iter().zip(record.destinations.iter().map(|halves| join(*halves)));
+                    PositionMoves::from_destinations(position, destinations, record.move_count)
+                });
                 Ok((moves, timings))
             }
         }
@@ -381,14 +389,14 @@ impl MoveGenerator {
             PieceMode::PseudoLegal => Pipeline::PerPiecePseudoLegal,
             PieceMode::Legal => Pipeline::PerPieceLegal,
         };
-        let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
+        let gpu_positions = pack_batch(positions);
         crate::gpu::block_on(self.run(pipeline, &gpu_positions, false)).map(|(entries, _)| entries)
     }
 
     /// The per-position kernel's raw records.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn per_position_raw(&mut self, positions: &[Position]) -> Result<Vec<PositionMovesRecord>, GpuError> {
-        let gpu_positions: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
+        let gpu_positions = pack_batch(positions);
         crate::gpu::block_on(self.run(Pipeline::PerPosition, &gpu_positions, false)).map(|(records, _)| records)
     }
 
@@ -578,4 +586,9 @@ fn describe_faults(flags: u32) -> String {
         reasons.push("unknown fault bits");
     }
     format!("{} (flags {flags:#x})", reasons.join(", "))
+}
+
+/// The GPU layout of every position, packed on every core for a large batch.
+fn pack_batch(positions: &[Position]) -> Vec<PackedPosition> {
+    crate::threads::map_batch(positions.len(), |index| PackedPosition::from(&positions[index]))
 }
