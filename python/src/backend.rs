@@ -77,12 +77,10 @@ pub fn set_gpu_timeout(seconds: Option<f64>) -> PyResult<()> {
     };
     *TIMEOUT.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = limit;
     if let Some(context) = CONTEXT.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_ref() {
-        let default = if context.is_software() {
-            gpu_movegen::gpu::context::DEFAULT_SOFTWARE_WAIT_SECONDS
-        } else {
-            gpu_movegen::gpu::context::DEFAULT_WAIT_SECONDS
-        };
-        context.set_wait_timeout(limit.unwrap_or(std::time::Duration::from_secs(default)));
+        match limit {
+            Some(limit) => context.set_wait_timeout(limit),
+            None => context.reset_wait_timeout(),
+        }
     }
     Ok(())
 }
@@ -109,14 +107,6 @@ pub fn forget_on_failure<T>(outcome: Outcome<T>) -> Outcome<T> {
     outcome
 }
 
-/// Whether `auto` counts on the CPU although this adapter exists: a software
-/// rasteriser runs the kernels on these same cores, slower than the CPU
-/// backend, unless the user named it in WGPU_ADAPTER_NAME (the command
-/// line's rule).
-fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
-    info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none()
-}
-
 /// Opens the engine `backend` asks for: `gpu` builds it on the shared
 /// context (self-tested kernels), `cpu` on the CPU. `auto` takes the GPU
 /// unless the only adapter is a software one, and the CPU when the GPU
@@ -130,7 +120,7 @@ pub fn open<Engine>(
         Backend::Cpu => cpu(),
         Backend::Gpu => Ok(on_gpu(gpu)?),
         Backend::Auto => match gpu_movegen::gpu::context::preferred_adapter() {
-            Ok(info) if auto_prefers_cpu(&info) => cpu(),
+            Ok(info) if gpu_movegen::gpu::context::auto_prefers_cpu(&info) => cpu(),
             _ => on_gpu(gpu).or_else(|_| cpu()),
         },
     }

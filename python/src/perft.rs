@@ -251,21 +251,6 @@ fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
     gpu_movegen::threads::pool(threads).map_err(|error| Failure::Input(format!("threads: {error}")))
 }
 
-/// The GPU table's bytes and whether equal positions merge: `hash_mib` when
-/// given, else what the depth needs within the device's memory (the command
-/// line's `gpu_table`).
-fn gpu_table(context: &GpuContext, request: &Request) -> Result<(u64, bool), DeviceError> {
-    match request.hash_mib {
-        Some(mebibytes) => Ok((mebibytes << 20, mebibytes != 0)),
-        None => {
-            if !context.is_software() {
-                context.find_device_memory()?;
-            }
-            Ok((gpu_movegen::gpu::perft::default_table_bytes(context, None, Some(request.depth)), true))
-        }
-    }
-}
-
 /// `G`'s GPU engine as `backend` asks (None: count on the CPU), with the
 /// request's table, `configure` filling in the game's own options, and
 /// `control`'s stop flag.
@@ -277,7 +262,8 @@ fn open_gpu<G: PerftGame>(
     let engine = backend::open(
         request.backend,
         |context| {
-            let (table_bytes, merge_transpositions) = gpu_table(context, request)?;
+            let (table_bytes, merge_transpositions) =
+                gpu_movegen::gpu::perft::requested_table(context, request.hash_mib, None, request.depth)?;
             let mut options =
                 PerftOptions { table_bytes: Some(table_bytes), merge_transpositions, ..Default::default() };
             configure(context, &mut options)?;

@@ -198,12 +198,7 @@ pub fn open_backend<Engine>(
     }
 }
 
-/// Whether `--backend auto` counts on the CPU although this adapter exists:
-/// a software rasteriser runs the kernels on these same cores, several times
-/// slower than the CPU backend, unless the user named it in WGPU_ADAPTER_NAME.
-pub fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
-    info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none()
-}
+pub use gpu_movegen::gpu::context::auto_prefers_cpu;
 
 /// Progress on stderr: hidden at first, shown once a run passes a second,
 /// never when stderr is not a terminal or with --quiet.
@@ -463,22 +458,13 @@ impl GpuTableArgs {
 }
 
 /// The GPU table's bytes for perft to `depth` and whether equal positions
-/// are merged: `mebibytes` (`--hash`) when given, 0 turning both off; else
-/// what the depth needs within `memory_limit` and the device's memory, which
-/// allocation probes find on a hardware device whose driver reports none.
+/// are merged, by the library's rule for every front end
+/// ([`gpu_movegen::gpu::perft::requested_table`]).
 pub fn gpu_table(
     context: &GpuContext,
     mebibytes: Option<u64>,
     memory_limit: Option<u64>,
     depth: u32,
 ) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
-    match mebibytes {
-        Some(mebibytes) => Ok((mebibytes << 20, mebibytes != 0)),
-        None => {
-            if !context.is_software() {
-                context.find_device_memory()?;
-            }
-            Ok((gpu_movegen::gpu::perft::default_table_bytes(context, memory_limit, Some(depth)), true))
-        }
-    }
+    gpu_movegen::gpu::perft::requested_table(context, mebibytes, memory_limit, depth)
 }

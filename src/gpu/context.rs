@@ -157,6 +157,21 @@ async fn choose_adapter() -> Result<wgpu::Adapter, GpuError> {
     })
 }
 
+/// The longest one wait on the queue may take by default: a software
+/// adapter runs the kernels on the CPU's cores, many times slower.
+fn default_wait_seconds(software: bool) -> u64 {
+    if software { DEFAULT_SOFTWARE_WAIT_SECONDS } else { DEFAULT_WAIT_SECONDS }
+}
+
+/// Whether a front end's `auto` backend counts on the CPU although this
+/// adapter exists: a software rasteriser runs the kernels on these same
+/// cores, several times slower than the CPU engines, unless the user named
+/// it in `WGPU_ADAPTER_NAME`. The command line, the Python module and the
+/// examples share this rule.
+pub fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu && std::env::var_os("WGPU_ADAPTER_NAME").is_none()
+}
+
 /// The adapter [`GpuContext::new`] would open, without opening it.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn preferred_adapter() -> Result<wgpu::AdapterInfo, GpuError> {
@@ -298,7 +313,7 @@ impl GpuContext {
             }
         }));
         let software = adapter_info.as_ref().is_some_and(|info| info.device_type == wgpu::DeviceType::Cpu);
-        let seconds = if software { DEFAULT_SOFTWARE_WAIT_SECONDS } else { DEFAULT_WAIT_SECONDS };
+        let seconds = default_wait_seconds(software);
         GpuContext {
             device,
             queue,
@@ -386,6 +401,13 @@ impl GpuContext {
     pub fn set_wait_timeout(&self, limit: Duration) {
         let milliseconds = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
         self.wait_milliseconds.store(milliseconds, Ordering::Relaxed);
+    }
+
+    /// Puts the longest wait back to its default for this adapter
+    /// ([`DEFAULT_WAIT_SECONDS`], or [`DEFAULT_SOFTWARE_WAIT_SECONDS`] on a
+    /// software one).
+    pub fn reset_wait_timeout(&self) {
+        self.set_wait_timeout(Duration::from_secs(default_wait_seconds(self.is_software())));
     }
 
     /// The longest one wait on the queue may take.

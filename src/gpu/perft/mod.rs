@@ -72,6 +72,8 @@ pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
 pub use memory::{MemoryLayout, memory_module};
 pub use plan::{DeviceFacts, MemoryReport};
+#[cfg(not(target_arch = "wasm32"))]
+pub use table::requested_table;
 pub use table::{
     DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, default_table_bytes, default_table_bytes_for, plan_for, plan_report,
 };

@@ -57,6 +57,29 @@ pub fn default_table_bytes(context: &GpuContext, memory_limit: Option<u64>, dept
     default_table_bytes_for(&DeviceFacts::of(context), memory_limit, depth)
 }
 
+/// The table of a count to `depth` and whether equal positions merge, as
+/// every front end sizes it: `mebibytes` when the user gave a size (`--hash`,
+/// `hash_mib`), 0 turning both off; else [`default_table_bytes`] for the
+/// depth within `memory_limit` and the device's memory, which allocation
+/// probes find first on a hardware device whose driver reports none.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn requested_table(
+    context: &GpuContext,
+    mebibytes: Option<u64>,
+    memory_limit: Option<u64>,
+    depth: u32,
+) -> Result<(u64, bool), GpuError> {
+    match mebibytes {
+        Some(mebibytes) => Ok((mebibytes << 20, mebibytes != 0)),
+        None => {
+            if !context.is_software() {
+                context.find_device_memory()?;
+            }
+            Ok((default_table_bytes(context, memory_limit, Some(depth)), true))
+        }
+    }
+}
+
 /// [`default_table_bytes`] for a device described by `device`.
 pub fn default_table_bytes_for(device: &DeviceFacts, memory_limit: Option<u64>, depth: Option<u32>) -> u64 {
     let mut bytes = wanted_mebibytes(depth, device.software) << 20;
