@@ -35,10 +35,11 @@ pub fn describe(threads: usize) -> String {
 
 /// The smallest batch [`map_batch`] spreads over the cores: below it,
 /// handing out the work costs more than it saves.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 const PARALLEL_BATCH: usize = 1024;
 
 /// `work` of each index below `count`, in order: on every core of rayon's
-/// global pool for a batch of [`PARALLEL_BATCH`] or more, on this thread
+/// global pool for a batch of 1,024 or more, on this thread
 /// otherwise and in a browser page. For the host's work around a GPU
 /// batch, packing positions and reading back their moves, which one thread
 /// made slower than the kernels on a software adapter.
