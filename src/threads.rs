@@ -51,3 +51,35 @@ pub fn map_batch<T: Send>(count: usize, work: impl Fn(usize) -> T + Sync + Send)
     }
     (0..count).map(work).collect()
 }
+
+/// Perft of `position` to `depth` that gives up, returning `None`, once
+/// `stop` is set: the tree is split over the current rayon pool (one thread
+/// in a browser), each position's children (`children_of`) shared out, down
+/// to subtrees of `leaf_depth` plies, which `count` counts whole. A stop is
+/// seen before each subtree starts, so `leaf_depth` bounds how long the
+/// last one takes: the games' `perft_parallel_until` choose it. This lets a
+/// front end stop a count within milliseconds rather than at the next root move.
+pub fn perft_until<P: Send + Sync>(
+    position: &P,
+    depth: u32,
+    leaf_depth: u32,
+    children_of: &(impl Fn(&P) -> Vec<P> + Sync),
+    count: &(impl Fn(&P, u32) -> u64 + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= leaf_depth {
+        return Some(count(position, depth));
+    }
+    let children = children_of(position);
+    let below = |child: &P| perft_until(child, depth - 1, leaf_depth, children_of, count, stop);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        children.par_iter().map(below).sum()
+    }
+    #[cfg(target_arch = "wasm32")]
+    children.iter().map(below).sum()
+}

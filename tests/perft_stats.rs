@@ -225,3 +225,64 @@ fn a_cpu_count_stops_when_asked_and_is_whole_otherwise() {
         assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
     }
 }
+
+/// Each game's stoppable CPU count: equal to the plain count when left
+/// alone, `None` when stopped before it starts, and over soon when stopped
+/// during a count of hours.
+#[test]
+fn every_game_cpu_count_stops_when_asked_and_is_whole_otherwise() {
+    use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+    use gpu_movegen::{go, shogi};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    type Counter<'a> = Box<dyn Fn(u32, &AtomicBool) -> Option<u64> + 'a>;
+    let shogi_start = shogi::Position::start();
+    let go_board = go::Position::new(19).unwrap();
+    let atomic = VariantPosition::start(Variant::Atomic);
+    // Each game: its counter, a depth counted whole and its plain count there, a depth of hours.
+    let games: Vec<(&str, Counter, u32, u64, u32)> = vec![
+        (
+            "Shogi",
+            Box::new(|depth, stop| shogi::perft::perft_parallel_until(&shogi_start, depth, stop)),
+            5,
+            shogi::perft::perft_parallel(&shogi_start, 5),
+            12,
+        ),
+        (
+            "Go 19x19",
+            Box::new(|depth, stop| go::perft::perft_parallel_until(&go_board, depth, stop)),
+            3,
+            go::perft::perft_parallel(&go_board, 3),
+            8,
+        ),
+        (
+            "atomic",
+            Box::new(|depth, stop| variant::perft_parallel_until(&atomic, depth, stop)),
+            5,
+            variant::perft_parallel(&atomic, 5),
+            11,
+        ),
+    ];
+    // The published Shogi start perft(5) (tests/data/shogi.epd), so the plain count is checked too.
+    assert_eq!(games[0].3, 19_861_490);
+    for (name, count, depth, expected, deep) in &games {
+        let never = AtomicBool::new(false);
+        assert_eq!(count(*depth, &never), Some(*expected), "{name} perft({depth})");
+        assert_eq!(count(0, &never), Some(1), "{name} perft(0)");
+        let stopped = AtomicBool::new(true);
+        assert_eq!(count(*depth, &stopped), None, "{name}: stopped before it started");
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            });
+            count(*deep, &stop)
+        });
+        assert_eq!(outcome, None, "{name} perft({deep})");
+        // Before, a stop waited for the root move's subtree: minutes at these depths.
+        assert!(started.elapsed() < Duration::from_secs(10), "{name}: {:?}", started.elapsed());
+    }
+}

@@ -220,9 +220,9 @@ pub fn go_position(size: i64, moves: Option<&str>) -> Outcome<go::Position> {
     go::Position::from_moves(size, moves.unwrap_or("")).map_err(|error| Failure::Input(format!("moves: {error}")))
 }
 
-/// Counts on the CPU by root move, so that Ctrl-C stops the count at the
-/// next root move and the total is added in 128 bits: `count` gives the
-/// count below one child.
+/// Counts on the CPU by root move, reporting progress after each, with the
+/// total added in 128 bits: `count` gives the count below one child and
+/// stops within milliseconds on Ctrl-C (`control.cancel`).
 fn by_root_move<Child>(
     children: Vec<(String, Child)>,
     request: &Request,
@@ -369,7 +369,7 @@ fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -
             moves.sort_by_cached_key(|mv| mv.to_string());
             let children = moves.iter().map(|mv| (mv.uci(chess960).to_string(), root.make_move(*mv))).collect();
             by_root_move(children, request, control, |child, depth| {
-                Ok(pool.install(|| variant::perft_parallel(child, depth)))
+                pool.install(|| variant::perft_parallel_until(child, depth, &control.cancel)).ok_or(Failure::Cancelled)
             })
         }
     }
@@ -397,7 +397,8 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
             let pool = pool(request.threads)?;
             let children = moves.iter().map(|mv| (mv.to_string(), root.make_move(*mv))).collect();
             by_root_move(children, request, control, |child, depth| {
-                Ok(pool.install(|| shogi::perft::perft_parallel(child, depth)))
+                pool.install(|| shogi::perft::perft_parallel_until(child, depth, &control.cancel))
+                    .ok_or(Failure::Cancelled)
             })
         }
     }
@@ -435,7 +436,8 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
         None => {
             let pool = pool(request.threads)?;
             by_root_move(children, request, control, |child, depth| {
-                Ok(pool.install(|| go::perft::perft_parallel(child, depth)))
+                pool.install(|| go::perft::perft_parallel_until(child, depth, &control.cancel))
+                    .ok_or(Failure::Cancelled)
             })
         }
     }

@@ -66,6 +66,21 @@ def test_ctrl_c_stops_a_long_count_and_leaves_the_backend_usable(backend):
     assert gpu_movegen.perft(START_FEN, 4, backend=backend) == 197_281
 
 
+@pytest.mark.parametrize(
+    "game, depth, options",
+    [("shogi", 10, {}), ("go", 7, {"size": 19}), ("chess", 10, {"variant": "atomic"})],
+)
+def test_ctrl_c_stops_every_games_cpu_count_within_seconds(game, depth, options):
+    started = time.monotonic()
+    timer = interrupt_after(1.0)
+    with pytest.raises(KeyboardInterrupt):
+        # Each root move's subtree alone is hours of work: a stop that
+        # waited for the next root move would take that long.
+        gpu_movegen.perft(None, depth, game=game, backend="cpu", **options)
+    timer.join()
+    assert time.monotonic() - started < 15
+
+
 def test_the_gil_is_released_while_counting():
     ticks = []
     done = threading.Event()

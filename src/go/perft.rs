@@ -27,6 +27,25 @@ pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
     divide(position, depth).iter().map(|(_, count)| count).sum()
 }
 
+/// [`perft_parallel`] that gives up, returning `None`, once `stop` is set:
+/// within the time of one perft(2) on a thread (a 19x19 perft(3) is tens of
+/// millions of nodes; see [`crate::threads::perft_until`]).
+pub fn perft_parallel_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+    let children = |position: &Position| -> Vec<Position> {
+        let color = position.to_move();
+        position
+            .legal_points(color)
+            .iter()
+            .map(|&point| {
+                let mut child = *position;
+                child.play_move(super::Move { color, point: Some(point) }).expect("a legal point");
+                child
+            })
+            .collect()
+    };
+    crate::threads::perft_until(position, depth, 2, &children, &|position, depth| perft(position, depth), stop)
+}
+
 /// The count below each legal point of the root, lowest bit first, the
 /// moves shared among rayon's threads. Empty at depth 0.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Point, u64)> {

@@ -21,6 +21,16 @@ pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
     super::fast_perft::perft_parallel(position, depth)
 }
 
+/// [`perft_parallel`] that gives up, returning `None`, once `stop` is set:
+/// within the time of one perft(4) on a thread
+/// ([`crate::threads::perft_until`]).
+pub fn perft_parallel_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+    let children = |position: &Position| -> Vec<Position> {
+        position.legal_moves().iter().map(|mv| position.make_move(*mv)).collect()
+    };
+    crate::threads::perft_until(position, depth, 4, &children, &|position, depth| perft_parallel(position, depth), stop)
+}
+
 /// Leaf nodes at `depth` by the full-rules reference generator
 /// ([`Position::legal_moves`], [`Position::legal_move_count`]): what the
 /// fast engine is tested against.

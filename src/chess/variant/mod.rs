@@ -25,7 +25,9 @@ use std::str::FromStr;
 use crate::chess::board::{Bitboard, Color, Piece};
 use crate::chess::position::Position;
 
-pub use perft::{divide, divide_stats, perft, perft_by_rules, perft_parallel, perft_stats, random_positions};
+pub use perft::{
+    divide, divide_stats, perft, perft_by_rules, perft_parallel, perft_parallel_until, perft_stats, random_positions,
+};
 pub use rules::{MAX_VARIANT_MOVES, VariantMoveList};
 
 /// A chess variant, by its UCI_Variant name.

@@ -41,6 +41,20 @@ fn count(position: &VariantPosition, depth: u32) -> u64 {
     }
 }
 
+/// [`perft_parallel`] that gives up, returning `None`, once `stop` is set:
+/// within the time of one perft(4) on a thread
+/// ([`crate::threads::perft_until`]).
+pub fn perft_parallel_until(
+    position: &VariantPosition,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    let children = |position: &VariantPosition| -> Vec<VariantPosition> {
+        position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
+    };
+    crate::threads::perft_until(position, depth, 4, &children, &|position, depth| perft(position, depth), stop)
+}
+
 /// [`perft`] with the root moves spread over rayon's threads.
 pub fn perft_parallel(position: &VariantPosition, depth: u32) -> u64 {
     if depth < 3 {
