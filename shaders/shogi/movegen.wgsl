@@ -346,16 +346,34 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
     let king_bit = board81_from_square(king);
     let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(position, them));
     let sets = shogi_attackers(position);
-    let capturers = shogi_attackers_to(sets, to, them, occupied) & board81_not(king_bit);
-    var answers = steps | capturers;
-    while !board81_is_empty(answers) {
-        let square = board81_first(answers);
-        answers = board81_without_first(answers);
-        let captures = board81_contains(capturers, square);
-        // A capturer leaves `square` for `to`; a king step leaves the king's square.
-        let attacked_square = select(square, king, captures);
-        let vacated = occupied & board81_not(select(king_bit, board81_from_square(square), captures));
-        if board81_is_empty(shogi_attackers_to(sets, attacked_square, us, vacated)) {
+    // One attack test serves both questions, so a driver inlines it once:
+    // the first pass finds the pieces that could take the pawn, every later
+    // pass tests one answer.
+    var capturers = BOARD81_EMPTY;
+    var answers = steps;
+    var finding_capturers = true;
+    loop {
+        var square = to;
+        var by = them;
+        var blockers = occupied;
+        if !finding_capturers {
+            if board81_is_empty(answers) {
+                break;
+            }
+            let answer = board81_first(answers);
+            answers = board81_without_first(answers);
+            let captures = board81_contains(capturers, answer);
+            // A capturer leaves `answer` for `to`; a king step leaves the king's square.
+            square = select(answer, king, captures);
+            by = us;
+            blockers = occupied & board81_not(select(king_bit, board81_from_square(answer), captures));
+        }
+        let attackers = shogi_attackers_to(sets, square, by, blockers);
+        if finding_capturers {
+            capturers = attackers & board81_not(king_bit);
+            answers = answers | capturers;
+            finding_capturers = false;
+        } else if board81_is_empty(attackers) {
             return false;
         }
     }
