@@ -74,12 +74,18 @@ pub fn perft_until<P: Send + Sync>(
         return Some(count(position, depth));
     }
     let children = children_of(position);
-    let below = |child: &P| perft_until(child, depth - 1, leaf_depth, children_of, count, stop);
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        children.par_iter().map(below).sum()
-    }
-    #[cfg(target_arch = "wasm32")]
-    children.iter().map(below).sum()
+    sum_over(&children, |child| perft_until(child, depth - 1, leaf_depth, children_of, count, stop))
+}
+
+/// The sum of `count` over `items`, `None` if any is: over rayon's pool.
+#[cfg(not(target_arch = "wasm32"))]
+fn sum_over<P: Sync>(items: &[P], count: impl Fn(&P) -> Option<u64> + Sync + Send) -> Option<u64> {
+    use rayon::prelude::*;
+    items.par_iter().map(count).sum()
+}
+
+/// The sum of `count` over `items`, `None` if any is: a browser page's one thread.
+#[cfg(target_arch = "wasm32")]
+fn sum_over<P: Sync>(items: &[P], count: impl Fn(&P) -> Option<u64> + Sync + Send) -> Option<u64> {
+    items.iter().map(count).sum()
 }
