@@ -328,13 +328,6 @@ impl MoveGenerator {
             Kernel::PerPiece => {
                 let (entries, timings) =
                     self.run::<PieceMovesRecord>(Pipeline::PerPieceLegal, &gpu_positions, timed).await?;
-                if entries.len() != positions.len() * 64 {
-                    return Err(GpuError::Internal(format!(
-                        "the per-piece kernel returned {} entries for {} positions",
-                        entries.len(),
-                        positions.len()
-                    )));
-                }
                 let moves = crate::threads::map_batch(positions.len(), |index| {
                     let (position, squares) = (&positions[index], &entries[index * 64..index * 64 + 64]);
                     let destinations: Vec<(Square, u64)> = squares
@@ -360,13 +353,6 @@ impl MoveGenerator {
             Kernel::PerPosition => {
                 let (records, timings) =
                     self.run::<PositionMovesRecord>(Pipeline::PerPosition, &gpu_positions, timed).await?;
-                if records.len() != positions.len() {
-                    return Err(GpuError::Internal(format!(
-                        "the per-position kernel returned {} records for {} positions",
-                        records.len(),
-                        positions.len()
-                    )));
-                }
                 let moves = crate::threads::map_batch(positions.len(), |index| {
                     let (position, record) = (&positions[index], &records[index]);
                     let destinations =
@@ -479,6 +465,15 @@ impl MoveGenerator {
             let part = context.scoped_future(self.dispatch::<T>(pipeline, chunk, timed, &mut timings)).await??;
             output.extend(part);
             timings.dispatches += 1;
+        }
+        // Callers take each position's records by index: a short readback
+        // must be an error, never a batch cut short.
+        if output.len() != positions.len() * per_position {
+            return Err(GpuError::Internal(format!(
+                "{pipeline:?} returned {} records for {} positions",
+                output.len(),
+                positions.len()
+            )));
         }
         Ok((output, timings))
     }
