@@ -446,25 +446,15 @@ pub struct GpuTableArgs {
 }
 
 impl GpuTableArgs {
-    /// The table's bytes and whether to merge equal positions ([`gpu_table`]).
+    /// The table's bytes and whether to merge equal positions, by the
+    /// library's rule for every front end
+    /// ([`gpu_movegen::gpu::perft::requested_table`]).
     pub fn resolve(
         &self,
         context: &GpuContext,
         memory_limit: Option<u64>,
         depth: u32,
     ) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
-        gpu_table(context, self.mebibytes, memory_limit, depth)
+        gpu_movegen::gpu::perft::requested_table(context, self.mebibytes, memory_limit, depth)
     }
-}
-
-/// The GPU table's bytes for perft to `depth` and whether equal positions
-/// are merged, by the library's rule for every front end
-/// ([`gpu_movegen::gpu::perft::requested_table`]).
-pub fn gpu_table(
-    context: &GpuContext,
-    mebibytes: Option<u64>,
-    memory_limit: Option<u64>,
-    depth: u32,
-) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
-    gpu_movegen::gpu::perft::requested_table(context, mebibytes, memory_limit, depth)
 }

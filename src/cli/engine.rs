@@ -274,7 +274,8 @@ fn open_gpu_engine(
     let variant = shaders.variant(context)?;
     let description = format!("{}, {}", context.adapter_description(), variant.name());
     let memory_limit = shaders.memory_limit();
-    let (table_bytes, merge_transpositions) = super::common::gpu_table(context, hash.mebibytes, memory_limit, depth)?;
+    let (table_bytes, merge_transpositions) =
+        gpu_movegen::gpu::perft::requested_table(context, hash.mebibytes, memory_limit, depth)?;
     let options = PerftOptions {
         variant,
         memory_limit,

@@ -43,7 +43,7 @@ impl VariantEngine {
             let kernels = VariantKernels { variant, shaders: shaders.variant(context)? };
             let memory_limit = shaders.memory_limit();
             let (table_bytes, merge_transpositions) =
-                super::common::gpu_table(context, hash.mebibytes, memory_limit, depth)?;
+                gpu_movegen::gpu::perft::requested_table(context, hash.mebibytes, memory_limit, depth)?;
             let options = VariantPerftOptions {
                 variant: kernels,
                 memory_limit,
