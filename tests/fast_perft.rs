@@ -78,6 +78,26 @@ fn random_positions_to_depth_four() {
     }
 }
 
+/// Perft(2) of many positions: each root is then the node two plies above
+/// the leaves, whose children are counted from its view of itself from the
+/// other side (fast_perft's siblings), so every kind of move a child can
+/// come from (quiet, capturing, near the king or far, checking, castling,
+/// promoting) is held to the reference from thousands of different parents.
+#[test]
+fn leaf_parents_counted_from_their_parent_match_the_reference() {
+    let mut roots = suite_positions();
+    roots.extend(chess960_starts().into_iter().step_by(4));
+    let positions = random_positions(&roots, 40, 120, 0x5161_1095);
+    assert!(positions.len() > 10_000, "only {} positions", positions.len());
+    let lookups = lookups();
+    for position in &positions {
+        let expected = perft::perft_reference(position, 2);
+        for &lookup in &lookups {
+            assert_eq!(perft_with(position, 2, lookup), expected, "{lookup} perft(2) of {}", position.to_fen());
+        }
+    }
+}
+
 #[test]
 fn the_selected_lookup_is_available_and_perft_uses_it() {
     let selected = SliderLookup::selected();

@@ -8,23 +8,24 @@ use crate::chess::board::castling::CASTLING_PATHS;
 use crate::chess::tables::{BETWEEN, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS};
 
 /// What every move of a node is checked against, computed once.
+#[derive(Clone, Copy)]
 pub(super) struct Masks {
-    king: usize,
-    ours: u64,
-    theirs: u64,
-    occupied: u64,
-    checkers: u64,
+    pub(super) king: usize,
+    pub(super) ours: u64,
+    pub(super) theirs: u64,
+    pub(super) occupied: u64,
+    pub(super) checkers: u64,
     /// The squares a move other than the king's must land on: the checker and
     /// the squares between it and the king in single check, every square
     /// otherwise.
-    check_mask: u64,
+    pub(super) check_mask: u64,
     /// The lines from the king to each pinning rook or queen (the pinner
     /// included), and to each pinning bishop or queen. A piece pinned on one
     /// line cannot reach any other pin line, so the union serves every pinned piece.
-    pin_straight: u64,
-    pin_diagonal: u64,
-    their_straight: u64,
-    their_diagonal: u64,
+    pub(super) pin_straight: u64,
+    pub(super) pin_diagonal: u64,
+    pub(super) their_straight: u64,
+    pub(super) their_diagonal: u64,
 }
 
 impl Masks {
@@ -129,7 +130,7 @@ fn slider_attacked<S: Sliders>(sliders: S, masks: &Masks, square: usize, occupie
 /// any square of the king's path, so that set serves it; a Chess960 rook
 /// elsewhere may, and its path is tested with the rook lifted.
 #[inline(always)]
-fn king_moves<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u64, u64) {
+pub(super) fn king_moves<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u64, u64) {
     let candidates = KING_ATTACKS[masks.king] & !masks.ours;
     // The king does not shield the square behind it from a slider.
     let occupied = masks.occupied ^ 1u64 << masks.king;
@@ -148,7 +149,7 @@ fn king_moves<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u
         }
     }
     if open == 0 {
-        return (king_steps::<S, C>(sliders, node, masks, candidates, occupied), 0);
+        return (king_steps_among::<S, C>(sliders, node, masks, candidates, occupied), 0);
     }
     let seen = leaper_attacks::<C>(node, masks) | slider_attacks(sliders, masks, occupied);
     let mut rooks = 0;
@@ -169,6 +170,13 @@ fn king_moves<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u
         }
     }
     (candidates & !seen, rooks)
+}
+
+/// The king's safe steps, castlings aside.
+#[inline(always)]
+pub(super) fn king_steps<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> u64 {
+    let candidates = KING_ATTACKS[masks.king] & !masks.ours;
+    king_steps_among::<S, C>(sliders, node, masks, candidates, masks.occupied ^ 1u64 << masks.king)
 }
 
 /// Every square their pawns, knights and king attack.
@@ -205,7 +213,13 @@ fn slider_attacks<S: Sliders>(sliders: S, masks: &Masks, occupied: u64) -> u64 {
 /// sliders, whole: an exposed king in an endgame has many steps and few
 /// enemies, a castled king in a middlegame the other way round.
 #[inline(always)]
-fn king_steps<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks, candidates: u64, occupied: u64) -> u64 {
+fn king_steps_among<S: Sliders, C: Side>(
+    sliders: S,
+    node: &Node,
+    masks: &Masks,
+    candidates: u64,
+    occupied: u64,
+) -> u64 {
     if candidates.count_ones() <= 2 {
         let mut safe = 0;
         for step in bits(candidates) {
@@ -315,18 +329,23 @@ pub(super) fn count<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks)
     for from in bits(straight & masks.pin_straight) {
         total += (sliders.rook(square_of(from), occupied) & movable & masks.pin_straight).count_ones();
     }
+    total += pawn_count::<C>(node, masks);
+    total += en_passant_takers::<S, C>(sliders, node, masks).count_ones();
+    u64::from(total)
+}
+
+/// The pawns' moves but en passant; a promotion is four moves.
+#[inline(always)]
+pub(super) fn pawn_count<C: Side>(node: &Node, masks: &Masks) -> u32 {
     let pawns = pawn_targets::<C>(node, masks);
-    // A promotion is four moves.
     let promotions = (pawns.single & C::LAST_RANK).count_ones()
         + (pawns.west & C::LAST_RANK).count_ones()
         + (pawns.east & C::LAST_RANK).count_ones();
-    total += pawns.single.count_ones()
+    pawns.single.count_ones()
         + pawns.double.count_ones()
         + pawns.west.count_ones()
         + pawns.east.count_ones()
-        + 3 * promotions;
-    total += en_passant_takers::<S, C>(sliders, node, masks).count_ones();
-    u64::from(total)
+        + 3 * promotions
 }
 
 /// Calls `visit` with every legal child of the node.
@@ -337,13 +356,46 @@ pub(super) fn for_each_child<S: Sliders, C: Side>(
     masks: &Masks,
     visit: &mut impl FnMut(&Node),
 ) {
+    for_each_move::<S, C>(sliders, node, masks, &mut |child, _| visit(child));
+}
+
+/// A move as [`for_each_move`] describes it to its visitor: a plain move
+/// goes from one square to another, taking what stands there or not; a
+/// promotion, a castling, en passant and a double push (which leaves an en
+/// passant square behind) are [`Move::OTHER`].
+#[derive(Clone, Copy)]
+pub(super) struct Move {
+    /// The squares left and entered, for a plain move; 0 otherwise.
+    pub(super) touched: u64,
+    pub(super) to: u64,
+    pub(super) piece: usize,
+    pub(super) captures: bool,
+}
+
+impl Move {
+    pub(super) const OTHER: Move = Move { touched: 0, to: 0, piece: KING, captures: false };
+
+    #[inline(always)]
+    fn plain(piece: usize, from: u64, to: u64, captures: bool) -> Move {
+        Move { touched: from | to, to, piece, captures }
+    }
+}
+
+/// [`for_each_child`], telling the visitor which plain move made each child.
+#[inline(always)]
+pub(super) fn for_each_move<S: Sliders, C: Side>(
+    sliders: S,
+    node: &Node,
+    masks: &Masks,
+    visit: &mut impl FnMut(&Node, Move),
+) {
     let king = 1u64 << masks.king;
     let (steps, castlings) = king_moves::<S, C>(sliders, node, masks);
     for to in bits(steps) {
-        visit(&node.king_moved::<C>(king, to));
+        visit(&node.king_moved::<C>(king, to), Move::plain(KING, king, to, to & masks.theirs != 0));
     }
     for rook in bits(castlings) {
-        visit(&node.castled::<C>(masks.king, square_of(rook)));
+        visit(&node.castled::<C>(masks.king, square_of(rook)), Move::OTHER);
     }
     if masks.double_check() {
         return;
@@ -353,9 +405,10 @@ pub(super) fn for_each_child<S: Sliders, C: Side>(
     let pinned = masks.pin_straight | masks.pin_diagonal;
     // One loop over quiet moves and captures alike: `moved` takes a capture
     // without a branch, and a second loop's exit would cost a misprediction.
+    let theirs = masks.theirs;
     let mut piece_moves = |piece: usize, from: u64, targets: u64| {
         for to in bits(targets) {
-            visit(&node.moved::<C>(piece, from, to));
+            visit(&node.moved::<C>(piece, from, to), Move::plain(piece, from, to, to & theirs != 0));
         }
     };
     for from in bits(node.pieces[KNIGHT] & ours & !pinned) {
@@ -383,16 +436,17 @@ pub(super) fn for_each_child<S: Sliders, C: Side>(
 
     let pawns = pawn_targets::<C>(node, masks);
     for to in bits(pawns.single & !C::LAST_RANK) {
-        visit(&node.moved_quietly::<C>(PAWN, C::behind(to, 8), to));
+        let from = C::behind(to, 8);
+        visit(&node.moved_quietly::<C>(PAWN, from, to), Move::plain(PAWN, from, to, false));
     }
     for to in bits(pawns.double) {
-        visit(&node.double_pushed::<C>(C::behind(to, 16), to));
+        visit(&node.double_pushed::<C>(C::behind(to, 16), to), Move::OTHER);
     }
-    for to in bits(pawns.west & !C::LAST_RANK) {
-        visit(&node.moved::<C>(PAWN, C::behind(to, C::WEST), to));
-    }
-    for to in bits(pawns.east & !C::LAST_RANK) {
-        visit(&node.moved::<C>(PAWN, C::behind(to, C::EAST), to));
+    for (targets, distance) in [(pawns.west, C::WEST), (pawns.east, C::EAST)] {
+        for to in bits(targets & !C::LAST_RANK) {
+            let from = C::behind(to, distance);
+            visit(&node.moved::<C>(PAWN, from, to), Move::plain(PAWN, from, to, true));
+        }
     }
     for (targets, distance) in
         [(pawns.single, 8), (pawns.west, C::WEST), (pawns.east, C::EAST)].map(|(set, at)| (set & C::LAST_RANK, at))
@@ -400,11 +454,11 @@ pub(super) fn for_each_child<S: Sliders, C: Side>(
         for to in bits(targets) {
             let from = C::behind(to, distance);
             for piece in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                visit(&node.promoted::<C>(from, to, piece));
+                visit(&node.promoted::<C>(from, to, piece), Move::OTHER);
             }
         }
     }
     for from in bits(en_passant_takers::<S, C>(sliders, node, masks)) {
-        visit(&node.captured_en_passant::<C>(from, node.en_passant));
+        visit(&node.captured_en_passant::<C>(from, node.en_passant), Move::OTHER);
     }
 }

@@ -1,0 +1,320 @@
+//! Leaf parents counted from what their parent already knows.
+//!
+//! The children of a node two plies above the leaves are leaf parents:
+//! each is counted by popcount. Siblings differ by one move, and most of
+//! what a leaf parent's count needs is the same for all of them. So the
+//! parent looks at itself once from the other side, as if that side were to
+//! move ([`Siblings::new`]): its king, its pins, its knights' moves, and
+//! each of its sliders' moves. A child made by a plain move (nothing
+//! captured, promoted or castled, no en passant square left behind) then
+//! starts from those counts ([`Siblings::count`]) when the move's two
+//! squares are off every line through that king and the move gives no check:
+//!
+//! - the leaf parent is not in check, and its pins are the parent's, since
+//!   every pin and every slider check lies on such a line;
+//! - its knights' moves are the parent's, since their own squares are the same;
+//! - a slider's moves change only if the move left or entered one of the
+//!   squares it reaches, and only those sliders are looked up again;
+//! - its king's moves and its pawns' moves, which depend on the other side's
+//!   pieces, are counted afresh, as [`count`](super::generate::count) does.
+//!
+//! Any other child is counted whole.
+
+use super::generate::{Masks, Move, king_moves, king_steps, pawn_count};
+use super::node::{BISHOP, KING, KNIGHT, Node, PAWN, QUEEN, ROOK, Side, bits, square_of};
+use super::sliders::Sliders;
+use crate::chess::board::castling::CASTLING_PATHS;
+use crate::chess::tables::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAY_DIRECTIONS, RAYS};
+
+/// The most sliders of one kind of move a view keeps; a side with more
+/// (after many promotions) has its leaf parents counted whole.
+const MOST_SLIDERS: usize = 5;
+
+/// One slider of the side to move at the leaf parents.
+#[derive(Clone, Copy, Default)]
+struct Slider {
+    square: u32,
+    /// Its square and every square it reaches in the parent, its own
+    /// pieces' included: a change on none of them leaves its moves as they were.
+    watched: u64,
+    /// Where its pin lets it go (every square when it is not pinned).
+    restrict: u64,
+    moves: u32,
+}
+
+impl Slider {
+    #[inline(always)]
+    fn square(&self) -> usize {
+        self.square as usize & 63
+    }
+}
+
+/// The parent seen by the side to move at its children (type `C`).
+pub(super) struct Siblings {
+    masks: Masks,
+    /// The lines from that side's king, each as far as its second piece,
+    /// that have a slider of the other side somewhere along them: a move
+    /// that leaves or enters none of them, and lands where its own piece
+    /// neither checks nor pins ([`Siblings::landing`]), changes no check and no pin.
+    exposed: u64,
+    /// Per piece, the squares where it would check that king or may pin a
+    /// piece to it: the leapers' checks, and a slider's lines of its own
+    /// kind as far as their second piece.
+    landing: [u64; 6],
+    /// The rooks of the king's legal castlings in the parent, and the squares
+    /// whose change may change them: every square a castling crosses, the
+    /// castling rooks' own, and every square from which a piece could attack
+    /// one the king crosses.
+    castlings: u64,
+    castling_region: u64,
+    /// The king's safe steps in the parent, and the squares whose change may
+    /// change them: the king's neighbours, and every square from which a
+    /// piece could attack one.
+    steps: u64,
+    steps_region: u64,
+    knight_moves: u32,
+    slider_moves: u32,
+    /// Every square some slider watches.
+    watched: u64,
+    diagonal: [Slider; MOST_SLIDERS],
+    diagonal_count: usize,
+    straight: [Slider; MOST_SLIDERS],
+    straight_count: usize,
+}
+
+impl Siblings {
+    /// Calls `then` with the view of `parent`, whose side to move is
+    /// `C::Other`, and returns what it returns; `None` when the side `C` is
+    /// in check there (an impossible position) or has more sliders than a
+    /// view keeps. (A continuation, not a return value: the view is a few
+    /// hundred bytes, and returning it cost a copy per node.)
+    #[inline(always)]
+    pub(super) fn with<S: Sliders, C: Side, R>(
+        sliders: S,
+        parent: &Node,
+        then: impl FnOnce(&Siblings) -> R,
+    ) -> Option<R> {
+        let masks = Masks::new::<S, C>(parent);
+        if masks.checkers != 0 {
+            return None;
+        }
+        let (ours, occupied) = (masks.ours, masks.occupied);
+        let queens = parent.pieces[QUEEN];
+        let diagonal_movers = (parent.pieces[BISHOP] | queens) & ours & !masks.pin_straight;
+        let straight_movers = (parent.pieces[ROOK] | queens) & ours & !masks.pin_diagonal;
+        if diagonal_movers.count_ones() as usize > MOST_SLIDERS || straight_movers.count_ones() as usize > MOST_SLIDERS
+        {
+            return None;
+        }
+        // A pin or a check needs the king, at most one piece and the
+        // slider, so squares past a line's second piece cannot make or
+        // break one, nor can any square of a line without one of their sliders.
+        let king = masks.king;
+        let first = (sliders.rook(king, occupied) | sliders.bishop(king, occupied)) & occupied;
+        let straight_lines = sliders.rook(king, occupied ^ first);
+        let diagonal_lines = sliders.bishop(king, occupied ^ first);
+        let mut exposed = 0;
+        for (direction, rays) in RAYS.iter().enumerate() {
+            let ray = rays[king];
+            // Directions 0, 1, 4 and 5 run along ranks and files.
+            let (lines, snipers) = if direction & 2 == 0 {
+                (straight_lines, masks.their_straight)
+            } else {
+                (diagonal_lines, masks.their_diagonal)
+            };
+            if ray & snipers != 0 {
+                exposed |= ray & lines;
+            }
+        }
+        let (castlings, castling_region) = castlings::<S, C>(sliders, parent, &masks);
+        let (steps, steps_region) = steps::<S, C>(sliders, parent, &masks);
+        let mut view = Siblings {
+            masks,
+            exposed,
+            landing: [
+                PAWN_ATTACKS[C::US][king],
+                KNIGHT_ATTACKS[king],
+                diagonal_lines,
+                straight_lines,
+                diagonal_lines | straight_lines,
+                0,
+            ],
+            castlings,
+            castling_region,
+            steps,
+            steps_region,
+            knight_moves: knight_moves(parent, &masks, ours),
+            slider_moves: 0,
+            watched: 0,
+            diagonal: [Slider::default(); MOST_SLIDERS],
+            diagonal_count: 0,
+            straight: [Slider::default(); MOST_SLIDERS],
+            straight_count: 0,
+        };
+        for from in bits(diagonal_movers) {
+            let restrict = if from & masks.pin_diagonal != 0 { masks.pin_diagonal } else { !0 };
+            let square = square_of(from);
+            let reached = sliders.bishop(square, occupied);
+            let moves = (reached & !ours & restrict).count_ones();
+            view.slider_moves += moves;
+            view.watched |= reached | from;
+            view.diagonal[view.diagonal_count] =
+                Slider { square: square as u32, watched: reached | from, restrict, moves };
+            view.diagonal_count += 1;
+        }
+        for from in bits(straight_movers) {
+            let restrict = if from & masks.pin_straight != 0 { masks.pin_straight } else { !0 };
+            let square = square_of(from);
+            let reached = sliders.rook(square, occupied);
+            let moves = (reached & !ours & restrict).count_ones();
+            view.slider_moves += moves;
+            view.watched |= reached | from;
+            view.straight[view.straight_count] =
+                Slider { square: square as u32, watched: reached | from, restrict, moves };
+            view.straight_count += 1;
+        }
+        Some(then(&view))
+    }
+
+    /// Whether the child `made` made can be counted from this view.
+    #[inline(always)]
+    pub(super) fn covers(&self, made: Move) -> bool {
+        made.touched != 0 && made.touched & self.exposed == 0 && made.to & self.landing[made.piece] == 0
+    }
+
+    /// The legal moves of `child`, which a move this view [covers](Siblings::covers) made.
+    #[inline(always)]
+    pub(super) fn count<S: Sliders, C: Side>(&self, sliders: S, child: &Node, made: Move) -> u64 {
+        let mut masks = self.masks;
+        let ours = child.colors[C::US];
+        let theirs = child.colors[C::THEM];
+        let queens = child.pieces[QUEEN];
+        masks.ours = ours;
+        masks.theirs = theirs;
+        masks.occupied = ours | theirs;
+        masks.their_straight = (child.pieces[ROOK] | queens) & theirs;
+        masks.their_diagonal = (child.pieces[BISHOP] | queens) & theirs;
+        self.count_with::<S, C>(sliders, child, made, &masks)
+    }
+
+    /// [`Siblings::count`] with the child's masks.
+    #[inline(always)]
+    fn count_with<S: Sliders, C: Side>(&self, sliders: S, child: &Node, made: Move, masks: &Masks) -> u64 {
+        let ours = masks.ours;
+        let (steps, castlings) = if made.touched & self.castling_region != 0 {
+            king_moves::<S, C>(sliders, child, masks)
+        } else if made.touched & self.steps_region != 0 {
+            (king_steps::<S, C>(sliders, child, masks), self.castlings)
+        } else {
+            (self.steps, self.castlings)
+        };
+        // A capture frees its square for every piece that reached it.
+        let knights = if made.captures { knight_moves(child, masks, ours) } else { self.knight_moves };
+        let mut total = steps.count_ones() + castlings.count_ones() + knights + self.slider_moves;
+        if made.touched & self.watched != 0 {
+            for slider in &self.diagonal[..self.diagonal_count] {
+                if slider.watched & made.touched != 0 {
+                    total -= slider.moves;
+                    if 1u64 << slider.square() != made.to {
+                        total +=
+                            (sliders.bishop(slider.square(), masks.occupied) & !ours & slider.restrict).count_ones();
+                    }
+                }
+            }
+            for slider in &self.straight[..self.straight_count] {
+                if slider.watched & made.touched != 0 {
+                    total -= slider.moves;
+                    if 1u64 << slider.square() != made.to {
+                        total += (sliders.rook(slider.square(), masks.occupied) & !ours & slider.restrict).count_ones();
+                    }
+                }
+            }
+        }
+        total += pawn_count::<C>(child, masks);
+        u64::from(total)
+    }
+}
+
+/// The moves of the unpinned knights of `node` (which `masks` sees).
+#[inline(always)]
+fn knight_moves(node: &Node, masks: &Masks, ours: u64) -> u32 {
+    let pinned = masks.pin_straight | masks.pin_diagonal;
+    let mut moves = 0;
+    for from in bits(node.pieces[KNIGHT] & ours & !pinned) {
+        moves += (KNIGHT_ATTACKS[square_of(from)] & !ours).count_ones();
+    }
+    moves
+}
+
+/// Every square from which a piece could attack `square`, the lines seen
+/// through `occupied`.
+#[inline(always)]
+fn attack_sources<S: Sliders, C: Side>(sliders: S, square: usize, occupied: u64) -> u64 {
+    sliders.rook(square, occupied)
+        | sliders.bishop(square, occupied)
+        | KNIGHT_ATTACKS[square]
+        | KING_ATTACKS[square]
+        | PAWN_ATTACKS[C::US][square]
+}
+
+/// The king's safe steps, and the squares whose change may change them
+/// ([`Siblings::steps`]).
+#[inline(always)]
+fn steps<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u64, u64) {
+    let neighbours = KING_ATTACKS[masks.king];
+    // Without the king: it does not shield the square behind it.
+    let occupied = masks.occupied ^ 1u64 << masks.king;
+    let candidates = neighbours & !masks.ours;
+    // An open king's many steps would cost more look-ups here than the
+    // children would save: those children test the steps themselves.
+    if candidates.count_ones() > 3 {
+        return (0, !0);
+    }
+    let mut region = neighbours;
+    for square in bits(candidates) {
+        region |= attack_sources::<S, C>(sliders, square_of(square), occupied);
+    }
+    (king_steps::<S, C>(sliders, node, masks), region)
+}
+
+/// The rooks of the king's legal castlings, and the squares whose change may
+/// change them ([`Siblings::castlings`]).
+#[inline(always)]
+fn castlings<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> (u64, u64) {
+    let files = node.castling.files(C::COLOR);
+    if files == 0 {
+        return (0, 0);
+    }
+    let (_, rooks) = king_moves::<S, C>(sliders, node, masks);
+    let rank_base = masks.king & !7;
+    let king_file = masks.king & 7;
+    // Without the king and the castling rooks, the lines reach at least as
+    // far as any test of the king's path looks.
+    let mut lifted = masks.occupied ^ 1u64 << masks.king;
+    let mut region = 0;
+    for rook_file in bits(u64::from(files)) {
+        let rook_file = square_of(rook_file);
+        let rook = 1u64 << (rank_base + rook_file);
+        lifted &= !rook;
+        region |= rook | u64::from(CASTLING_PATHS[king_file][rook_file].crossed) << rank_base;
+    }
+    for rook_file in bits(u64::from(files)) {
+        let tested = u64::from(CASTLING_PATHS[king_file][square_of(rook_file)].tested) << rank_base;
+        for square in bits(tested) {
+            let square = square_of(square);
+            region |= attack_sources::<S, C>(sliders, square, lifted);
+        }
+    }
+    (rooks, region)
+}
+
+// `landing` is indexed by piece, and the direction test by the order of RAYS.
+const _: () = assert!(PAWN == 0 && KNIGHT == 1 && BISHOP == 2 && ROOK == 3 && QUEEN == 4 && KING == 5);
+const _: () = {
+    let mut direction = 0;
+    while direction < 8 {
+        let (file_step, rank_step) = RAY_DIRECTIONS[direction];
+        assert!((direction & 2 == 0) == (file_step == 0 || rank_step == 0));
+        direction += 1;
+    }
+};
