@@ -286,7 +286,7 @@ pub(super) fn pawn_targets<C: Side>(node: &Node, masks: &Masks) -> PawnTargets {
 
 /// Our pawns that may take en passant, as a set.
 #[inline(always)]
-fn en_passant_takers<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> u64 {
+pub(super) fn en_passant_takers<S: Sliders, C: Side>(sliders: S, node: &Node, masks: &Masks) -> u64 {
     if node.en_passant == 0 {
         return 0;
     }
@@ -360,9 +360,9 @@ pub(super) fn for_each_child<S: Sliders, C: Side>(
 }
 
 /// A move as [`for_each_move`] describes it to its visitor: a plain move
-/// goes from one square to another, taking what stands there or not; a
-/// promotion, a castling, en passant and a double push (which leaves an en
-/// passant square behind) are [`Move::OTHER`].
+/// goes from one square to another, taking what stands there or not (a
+/// double push is one); a promotion, a castling and en passant are
+/// [`Move::OTHER`].
 #[derive(Clone, Copy)]
 pub(super) struct Move {
     /// The squares left and entered, for a plain move; 0 otherwise.
@@ -440,7 +440,8 @@ pub(super) fn for_each_move<S: Sliders, C: Side>(
         visit(&node.moved_quietly::<C>(PAWN, from, to), Move::plain(PAWN, from, to, false));
     }
     for to in bits(pawns.double) {
-        visit(&node.double_pushed::<C>(C::behind(to, 16), to), Move::OTHER);
+        let from = C::behind(to, 16);
+        visit(&node.double_pushed::<C>(from, to), Move::plain(PAWN, from, to, false));
     }
     for (targets, distance) in [(pawns.west, C::WEST), (pawns.east, C::EAST)] {
         for to in bits(targets & !C::LAST_RANK) {

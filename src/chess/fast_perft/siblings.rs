@@ -4,23 +4,26 @@
 //! each is counted by popcount. Siblings differ by one move, and most of
 //! what a leaf parent's count needs is the same for all of them. So the
 //! parent looks at itself once from the other side, as if that side were to
-//! move ([`Siblings::new`]): its king, its pins, its knights' moves, and
-//! each of its sliders' moves. A child made by a plain move (nothing
-//! captured, promoted or castled, no en passant square left behind) then
-//! starts from those counts ([`Siblings::count`]) when the move's two
-//! squares are off every line through that king and the move gives no check:
+//! move ([`Siblings::with`]). A child made by a plain move (one piece from one
+//! square to another, capturing or not; a double push too) then starts from
+//! that view ([`Siblings::count`]) when the move leaves and enters no square
+//! of a line from that side's king that one of our sliders watches, and
+//! lands where its piece neither checks that king nor may pin to it
+//! ([`Siblings::covers`]):
 //!
-//! - the leaf parent is not in check, and its pins are the parent's, since
-//!   every pin and every slider check lies on such a line;
-//! - its knights' moves are the parent's, since their own squares are the same;
-//! - a slider's moves change only if the move left or entered one of the
-//!   squares it reaches, and only those sliders are looked up again;
-//! - its king's moves and its pawns' moves, which depend on the other side's
-//!   pieces, are counted afresh, as [`count`](super::generate::count) does.
+//! - the leaf parent is not in check, and its pins are the parent's;
+//! - its knights' moves are the parent's unless the move captured;
+//! - a slider's moves change only if the move left or entered its own
+//!   square or one it reaches, and only those sliders are looked up again;
+//! - its king's steps and castlings are the parent's unless the move
+//!   touched a square from which one of them could be attacked or blocked;
+//! - its pawns' moves, which depend on both sides' pieces, are counted afresh.
 //!
-//! Any other child is counted whole.
+//! Any other child (a promotion, a castling, en passant, a move near the
+//! king) is counted whole. tests/fast_perft.rs holds the two equal on
+//! thousands of parents.
 
-use super::generate::{Masks, Move, king_moves, king_steps, pawn_count};
+use super::generate::{Masks, Move, en_passant_takers, king_moves, king_steps, pawn_count};
 use super::node::{BISHOP, KING, KNIGHT, Node, PAWN, QUEEN, ROOK, Side, bits, square_of};
 use super::sliders::Sliders;
 use crate::chess::board::castling::CASTLING_PATHS;
@@ -231,6 +234,10 @@ impl Siblings {
             }
         }
         total += pawn_count::<C>(child, masks);
+        // After a double push.
+        if child.en_passant != 0 {
+            total += en_passant_takers::<S, C>(sliders, child, masks).count_ones();
+        }
         u64::from(total)
     }
 }
