@@ -17,7 +17,8 @@
 //!   square or one it reaches, and only those sliders are looked up again;
 //! - its king's steps and castlings are the parent's unless the move
 //!   touched a square from which one of them could be attacked or blocked;
-//! - its pawns' moves, which depend on both sides' pieces, are counted afresh.
+//! - its pawns' moves are the parent's unless the move touched a pawn, a
+//!   square ahead of one, or a square one captures on.
 //!
 //! Any other child (a promotion, a castling, en passant, a move near the
 //! king) is counted whole. tests/fast_perft.rs holds the two equal on
@@ -76,6 +77,11 @@ pub(super) struct Siblings {
     steps: u64,
     steps_region: u64,
     knight_moves: u32,
+    /// The pawns' moves in the parent (en passant aside), and every square
+    /// whose change may change them: the pawns' own, the one or two ahead
+    /// of each, and those they capture on.
+    pawn_moves: u32,
+    pawn_region: u64,
     slider_moves: u32,
     /// Every square some slider watches.
     watched: u64,
@@ -147,6 +153,8 @@ impl Siblings {
             steps,
             steps_region,
             knight_moves: knight_moves(parent, &masks, ours),
+            pawn_moves: pawn_count::<C>(parent, &masks),
+            pawn_region: pawn_region::<C>(parent.pieces[PAWN] & ours),
             slider_moves: 0,
             watched: 0,
             diagonal: [Slider::default(); MOST_SLIDERS],
@@ -233,13 +241,21 @@ impl Siblings {
                 }
             }
         }
-        total += pawn_count::<C>(child, masks);
+        total += if made.touched & self.pawn_region == 0 { self.pawn_moves } else { pawn_count::<C>(child, masks) };
         // After a double push.
         if child.en_passant != 0 {
             total += en_passant_takers::<S, C>(sliders, child, masks).count_ones();
         }
         u64::from(total)
     }
+}
+
+/// The squares whose change may change the moves of `pawns` (the side
+/// `C`'s): their own, the one or two ahead of each, and those they capture on.
+#[inline(always)]
+fn pawn_region<C: Side>(pawns: u64) -> u64 {
+    let ahead = C::forward(pawns);
+    pawns | ahead | C::forward(ahead) | C::west(pawns) | C::east(pawns)
 }
 
 /// The moves of the unpinned knights of `node` (which `masks` sees).
