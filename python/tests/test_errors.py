@@ -86,7 +86,9 @@ def test_the_gil_is_released_while_counting():
     done = threading.Event()
 
     def count():
-        gpu_movegen.perft(START_FEN, 6, backend="cpu", hash_mib=0)
+        # About a second on two cores: perft(6) came to take 40 ms, too
+        # short for the main thread to tick often enough to tell.
+        gpu_movegen.perft(START_FEN, 7, backend="cpu", hash_mib=0)
         done.set()
 
     worker = threading.Thread(target=count)
