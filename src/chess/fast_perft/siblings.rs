@@ -47,9 +47,28 @@ struct Slider {
 }
 
 impl Slider {
+    /// The slider on `from`, which `reach` looks up from a square; `pin`
+    /// is the pin lines of its kind, `ours` its side's pieces.
     #[inline(always)]
-    fn square(&self) -> usize {
-        self.square as usize & 63
+    fn of(from: u64, pin: u64, ours: u64, reach: impl Fn(usize) -> u64) -> Slider {
+        let restrict = if from & pin != 0 { pin } else { !0 };
+        let square = square_of(from);
+        let reached = reach(square);
+        let moves = (reached & !ours & restrict).count_ones();
+        Slider { square: square as u32, watched: reached | from, restrict, moves }
+    }
+
+    /// `total`, which counts this slider's moves in the parent, with them
+    /// counted again in the child when `made` touched a square it watches:
+    /// none when `made` captured it.
+    #[inline(always)]
+    fn recount(&self, total: u32, made: Move, ours: u64, reach: impl Fn(usize) -> u64) -> u32 {
+        if self.watched & made.touched == 0 {
+            return total;
+        }
+        let square = self.square as usize & 63;
+        let moves = if 1u64 << square == made.to { 0 } else { (reach(square) & !ours & self.restrict).count_ones() };
+        total - self.moves + moves
     }
 }
 
@@ -163,28 +182,25 @@ impl Siblings {
             straight_count: 0,
         };
         for from in bits(diagonal_movers) {
-            let restrict = if from & masks.pin_diagonal != 0 { masks.pin_diagonal } else { !0 };
-            let square = square_of(from);
-            let reached = sliders.bishop(square, occupied);
-            let moves = (reached & !ours & restrict).count_ones();
-            view.slider_moves += moves;
-            view.watched |= reached | from;
-            view.diagonal[view.diagonal_count] =
-                Slider { square: square as u32, watched: reached | from, restrict, moves };
+            let slider = Slider::of(from, masks.pin_diagonal, ours, |square| sliders.bishop(square, occupied));
+            view.keep(slider);
+            view.diagonal[view.diagonal_count] = slider;
             view.diagonal_count += 1;
         }
         for from in bits(straight_movers) {
-            let restrict = if from & masks.pin_straight != 0 { masks.pin_straight } else { !0 };
-            let square = square_of(from);
-            let reached = sliders.rook(square, occupied);
-            let moves = (reached & !ours & restrict).count_ones();
-            view.slider_moves += moves;
-            view.watched |= reached | from;
-            view.straight[view.straight_count] =
-                Slider { square: square as u32, watched: reached | from, restrict, moves };
+            let slider = Slider::of(from, masks.pin_straight, ours, |square| sliders.rook(square, occupied));
+            view.keep(slider);
+            view.straight[view.straight_count] = slider;
             view.straight_count += 1;
         }
         Some(then(&view))
+    }
+
+    /// Adds a slider's moves and the squares it watches to the view's totals.
+    #[inline(always)]
+    fn keep(&mut self, slider: Slider) {
+        self.slider_moves += slider.moves;
+        self.watched |= slider.watched;
     }
 
     /// Whether the child `made` made can be counted from this view.
@@ -205,13 +221,7 @@ impl Siblings {
         masks.occupied = ours | theirs;
         masks.their_straight = (child.pieces[ROOK] | queens) & theirs;
         masks.their_diagonal = (child.pieces[BISHOP] | queens) & theirs;
-        self.count_with::<S, C>(sliders, child, made, &masks)
-    }
-
-    /// [`Siblings::count`] with the child's masks.
-    #[inline(always)]
-    fn count_with<S: Sliders, C: Side>(&self, sliders: S, child: &Node, made: Move, masks: &Masks) -> u64 {
-        let ours = masks.ours;
+        let masks = &masks;
         let (steps, castlings) = if made.touched & self.castling_region != 0 {
             king_moves::<S, C>(sliders, child, masks)
         } else if made.touched & self.steps_region != 0 {
@@ -223,22 +233,12 @@ impl Siblings {
         let knights = if made.captures { knight_moves(child, masks, ours) } else { self.knight_moves };
         let mut total = steps.count_ones() + castlings.count_ones() + knights + self.slider_moves;
         if made.touched & self.watched != 0 {
+            let occupied = masks.occupied;
             for slider in &self.diagonal[..self.diagonal_count] {
-                if slider.watched & made.touched != 0 {
-                    total -= slider.moves;
-                    if 1u64 << slider.square() != made.to {
-                        total +=
-                            (sliders.bishop(slider.square(), masks.occupied) & !ours & slider.restrict).count_ones();
-                    }
-                }
+                total = slider.recount(total, made, ours, |square| sliders.bishop(square, occupied));
             }
             for slider in &self.straight[..self.straight_count] {
-                if slider.watched & made.touched != 0 {
-                    total -= slider.moves;
-                    if 1u64 << slider.square() != made.to {
-                        total += (sliders.rook(slider.square(), masks.occupied) & !ours & slider.restrict).count_ones();
-                    }
-                }
+                total = slider.recount(total, made, ours, |square| sliders.rook(square, occupied));
             }
         }
         total += if made.touched & self.pawn_region == 0 { self.pawn_moves } else { pawn_count::<C>(child, masks) };
