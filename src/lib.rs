@@ -62,6 +62,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "gpu")]
+pub mod catalog;
 pub mod chess;
 pub mod error;
 pub mod files;

@@ -1,0 +1,75 @@
+//! The register budgets: a checked-in TOML file with a table per chip and a
+//! VGPR budget per kernel, every configuration of the kernel held to it.
+//!
+//! ```toml
+//! [navi31]
+//! "chess/perft/count_leaves_fused" = 64
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::report::ChipReport;
+
+/// The budgets file, read.
+pub struct Budgets {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Chip, then `game/module/entry_point`, then the most VGPRs allowed.
+    chips: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+impl Budgets {
+    /// Reads and checks the shape of a budgets file.
+    pub fn read(path: &Path) -> Result<Budgets, String> {
+        let text = std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        let chips: BTreeMap<String, BTreeMap<String, u64>> = toml::from_str(&text).map_err(|error| {
+            format!(
+                "{}: not a budgets file (a table per chip of \"game/module/entry\" = VGPRs): {error}",
+                path.display()
+            )
+        })?;
+        for (chip, kernels) in &chips {
+            for (kernel, budget) in kernels {
+                if kernel.split('/').count() != 3 || kernel.split('/').any(str::is_empty) {
+                    return Err(format!("{}: [{chip}] '{kernel}' is not game/module/entry", path.display()));
+                }
+                if *budget == 0 {
+                    return Err(format!("{}: [{chip}] '{kernel}' has a budget of 0 VGPRs", path.display()));
+                }
+            }
+        }
+        Ok(Budgets { path: path.to_owned(), chips })
+    }
+
+    /// The breaches of the budgets in `reports`, one line each. A budget
+    /// names a chip that was not compiled, or a kernel no module holds: an
+    /// error, since a misspelt name would otherwise hold nothing to account.
+    pub fn check(&self, reports: &[ChipReport]) -> Result<Vec<String>, String> {
+        let mut breaches = Vec::new();
+        for (chip, kernels) in &self.chips {
+            let Some(report) = reports.iter().find(|report| &report.chip == chip) else {
+                // A chip not asked for this run is not checked; a run that
+                // asked for none of the file's chips checked nothing.
+                continue;
+            };
+            for (kernel, budget) in kernels {
+                let rows: Vec<_> = report.kernels.iter().filter(|row| &row.kernel() == kernel).collect();
+                if rows.is_empty() {
+                    return Err(format!("{}: [{chip}] names '{kernel}', which no module holds", self.path.display()));
+                }
+                for row in rows.into_iter().filter(|row| row.vgprs() > *budget) {
+                    breaches.push(format!(
+                        "{chip} {kernel} ({}) holds {} VGPRs, over its budget of {budget}",
+                        row.configuration,
+                        row.vgprs()
+                    ));
+                }
+            }
+        }
+        if !reports.iter().any(|report| self.chips.contains_key(&report.chip)) {
+            return Err(format!("{}: budgets no chip of this run", self.path.display()));
+        }
+        Ok(breaches)
+    }
+}
