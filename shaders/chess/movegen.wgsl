@@ -289,15 +289,20 @@ fn kogge_stone_pseudo_legal_destinations(board: Position, square: u32) -> Bitboa
 
 // ---- Counting without generating ----
 // legal_move_count counts a position's legal moves without generating them,
-// in the shape of Context::count in src/chess/movegen.rs: checkers and pins
-// first, the king's moves (only those in double check), castling, pinned
-// pawns and pawns that may capture en passant one at a time, the other pawns
-// set-wise, then knights and sliders. Where a GPU's costs differ from a
-// CPU's, so do the two: here the other side's attacks are built once (our
-// king taken off the board) and give the king's moves and castling by masks,
-// and knights and unpinned sliders are counted per direction over whole sets
-// in one fill; the CPU tests each king destination and looks sliders up one
-// by one in its magic tables, which is cheaper there.
+// on the packed position (three piece-code planes and the black plane), so
+// that a kernel keeps four bitboards alive instead of eight and derives each
+// set where it is used. In the shape of Context::count in
+// src/chess/movegen.rs: the other side's attacks with our king lifted give
+// the king's moves and castling by masks; one pass over their sliders on
+// the king's lines finds the sliders that check and the pieces pinned (a
+// pinned slider's moves along its pin line are the squares between its king
+// and the pinner, the pinner's included); pinned pawns and pawns that may
+// capture en passant go one at a time, the other pawns, the knights and the
+// unpinned sliders set-wise, sliders per direction in one fill. Where a
+// GPU's costs differ from a CPU's, so do the two: the CPU tests each king
+// destination and looks sliders up one by one in its magic tables, which is
+// cheaper there; here two fills serve the whole count, and every loop is
+// over the few pieces on the king's lines.
 
 // The squares of the files whose bits are set in `files` (bit 0 = file a).
 fn files_mask(files: u32) -> Bitboard {
@@ -375,78 +380,222 @@ fn pawn_count_setwise(pawns: Bitboard, color: u32, empty: Bitboard, theirs: Bitb
     return count;
 }
 
-// Legal castlings (the caller has checked that the king is not in check):
-// the squares king and rook cross empty, the king's path not in `danger`
-// (their attacks with our king lifted), and the king's destination not seen
-// along the back rank once the rook has left (the rook may shield it).
-fn castling_count(board: Position, context: MoveContext, danger: Bitboard) -> u32 {
-    let their_straight = (board.rooks | board.queens) & context.theirs;
-    var files = castling_files(board, context.us);
-    var count = 0u;
-    while files != 0u {
-        let castling = castling_with(context, firstTrailingBit(files));
-        files = files & (files - 1u);
-        let shielded = slider_rook_attacks(castling.king_to, context.occupied & ~castling.king_and_rook) & their_straight;
-        if castling.clear && bitboard_is_empty(danger & castling.king_path) && bitboard_is_empty(shielded) {
+// Piece sets of a packed position, from its piece-code planes (pawn 001,
+// knight 010, bishop 011, rook 100, queen 101, king 110).
+fn packed_occupied(position: PackedPosition) -> Bitboard {
+    return position.planes[0] | position.planes[1] | position.planes[2];
+}
+
+fn packed_pawns(position: PackedPosition) -> Bitboard {
+    return position.planes[0] & ~(position.planes[1] | position.planes[2]);
+}
+
+fn packed_knights(position: PackedPosition) -> Bitboard {
+    return position.planes[1] & ~(position.planes[0] | position.planes[2]);
+}
+
+// Bishops and queens.
+fn packed_diagonal(position: PackedPosition) -> Bitboard {
+    return position.planes[0] & (position.planes[1] ^ position.planes[2]);
+}
+
+// Rooks and queens.
+fn packed_orthogonal(position: PackedPosition) -> Bitboard {
+    return position.planes[2] & ~position.planes[1];
+}
+
+fn packed_kings(position: PackedPosition) -> Bitboard {
+    return position.planes[1] & position.planes[2];
+}
+
+// The pieces of colour `color`.
+fn packed_color(position: PackedPosition, color: u32) -> Bitboard {
+    let black = position.planes[3] & packed_occupied(position);
+    return select(packed_occupied(position) & ~black, black, color == BLACK);
+}
+
+// Whether our king on `king` stands attacked by a slider once the board
+// holds `occupied`: some sniper (their slider on one of its lines) sees it.
+fn sniper_sees(king: u32, snipers: Bitboard, occupied: Bitboard) -> bool {
+    var remaining = snipers;
+    var seen = false;
+    while !seen && !bitboard_is_empty(remaining) {
+        seen = bitboard_is_empty(table_between(king, bitboard_first(remaining)) & occupied);
+        remaining = bitboard_without_first(remaining);
+    }
+    return seen;
+}
+
+// The moves of one pawn of the side to move `us` on `from_square` (pinned
+// or able to capture en passant; promotions count four times). En passant
+// is played out on the occupancy: the capture must leave no sniper seeing
+// the king and no other checker (`checkers_near`: pawns and knights giving
+// check), which also allows taking a checking pawn that way.
+fn pawn_count_one(
+    from_square: u32,
+    us: u32,
+    occupied: Bitboard,
+    theirs: Bitboard,
+    targets: Bitboard,
+    king: u32,
+    pinned: Bitboard,
+    en_passant: u32,
+    snipers: Bitboard,
+    checkers_near: Bitboard,
+) -> u32 {
+    let from_bit = bitboard_from_square(from_square);
+    let single = select(bitboard_shift_left(from_bit, 8u), bitboard_shift_right(from_bit, 8u), us == BLACK);
+    var pushes = BITBOARD_EMPTY;
+    // The table holds the single and double step; both need the single-step square empty.
+    if bitboard_is_empty(single & occupied) {
+        pushes = table_pawn_pushes(us, from_square) & ~occupied;
+    }
+    let attacks = table_pawn_attacks(us, from_square);
+    var destinations = (pushes | (attacks & theirs)) & targets;
+    if bitboard_contains(pinned, from_square) {
+        destinations = destinations & table_line(king, from_square);
+    }
+    var count = move_count_of(PIECE_PAWN, destinations);
+    if en_passant != NO_SQUARE && bitboard_contains(attacks, en_passant) {
+        let victim = bitboard_from_square((from_square & 56u) | (en_passant & 7u));
+        let after = occupied ^ from_bit ^ bitboard_from_square(en_passant) ^ victim;
+        if bitboard_is_empty(checkers_near & ~victim) && !sniper_sees(king, snipers, after) {
             count += 1u;
         }
     }
     return count;
 }
 
-// The number of legal moves (promotions count four times); 0 when the side to
-// move has no king, which the caller reports as a fault.
-fn legal_move_count(board: Position) -> u32 {
-    let context = make_context(board);
-    if context.king == NO_SQUARE {
+// Legal castlings of the side to move `us` (the caller has checked that the
+// king is not in check): the squares king and rook cross empty, the king's
+// path not in `danger` (their attacks with our king lifted), and the king's
+// destination not seen along the back rank once the rook has left (the rook
+// may shield it): the nearest piece on each side of it along the rank is
+// not one of `their_orthogonal`.
+fn castling_count(
+    castling_rights: u32,
+    us: u32,
+    king: u32,
+    occupied: Bitboard,
+    danger: Bitboard,
+    their_orthogonal: Bitboard,
+) -> u32 {
+    var files = (castling_rights >> (8u * us)) & 0xffu;
+    var count = 0u;
+    while files != 0u {
+        let rook_file = firstTrailingBit(files);
+        files = files & (files - 1u);
+        let base = king & 56u;
+        let rook = base + rook_file;
+        let targets = castling_targets(king, rook);
+        let king_and_rook = bitboard_from_square(king) | bitboard_from_square(rook);
+        let king_path = rank_span(base, king & 7u, targets.x & 7u);
+        let crossed = (king_path | rank_span(base, rook_file, targets.y & 7u)) & ~king_and_rook;
+        if !bitboard_is_empty(crossed & occupied) || !bitboard_is_empty(danger & king_path) {
+            continue;
+        }
+        let left = occupied & ~king_and_rook;
+        // Directions 1 and 5 of the ray table: east and west along the rank.
+        let east = bitboard_first(table_ray(1u, targets.x) & left);
+        let west = bitboard_last(table_ray(5u, targets.x) & left);
+        let shielded = (east != NO_SQUARE && bitboard_contains(their_orthogonal, east))
+            || (west != NO_SQUARE && bitboard_contains(their_orthogonal, west));
+        count += select(1u, 0u, shielded);
+    }
+    return count;
+}
+
+// The number of legal moves of a packed position (promotions count four
+// times); 0 when the side to move has no king, which the caller reports as
+// a fault.
+fn legal_move_count_packed(position: PackedPosition) -> u32 {
+    let occupied = packed_occupied(position);
+    let us = position.state & 1u;
+    let them = 1u - us;
+    let ours = packed_color(position, us);
+    let theirs = occupied & ~ours;
+    let king = bitboard_first(packed_kings(position) & ours);
+    if king == NO_SQUARE {
         return 0u;
     }
-    let them = 1u - context.us;
     // What the other side attacks once our king has left its square.
-    let their_diagonal = (board.bishops | board.queens) & context.theirs;
-    let their_orthogonal = (board.rooks | board.queens) & context.theirs;
-    var danger = slider_attacks_setwise(their_diagonal, their_orthogonal, context.occupied & ~bitboard_from_square(context.king))
-        | pawn_attacks_setwise(board.pawns & context.theirs, them)
-        | knight_attacks_setwise(board.knights & context.theirs);
-    let their_king = bitboard_first(board.kings & context.theirs);
+    var danger = slider_attacks_setwise(
+        packed_diagonal(position) & theirs,
+        packed_orthogonal(position) & theirs,
+        occupied & ~bitboard_from_square(king),
+    );
+    danger = danger | pawn_attacks_setwise(packed_pawns(position) & theirs, them)
+        | knight_attacks_setwise(packed_knights(position) & theirs);
+    let their_king = bitboard_first(packed_kings(position) & theirs);
     if their_king != NO_SQUARE {
         danger = danger | table_king_attacks(their_king);
     }
-    var count = bitboard_count(table_king_attacks(context.king) & ~context.ours & ~danger);
-    if bitboard_has_several(context.checkers) {
+    var count = bitboard_count(table_king_attacks(king) & ~ours & ~danger);
+
+    // Their sliders on the king's lines: checkers with nothing between,
+    // pinners with one piece of ours between.
+    let snipers = ((table_rook_rays(king) & packed_orthogonal(position))
+        | (table_bishop_rays(king) & packed_diagonal(position))) & theirs;
+    let checkers_near = ((table_pawn_attacks(us, king) & packed_pawns(position))
+        | (table_knight_attacks(king) & packed_knights(position))) & theirs;
+    var checkers = checkers_near;
+    var pinned = BITBOARD_EMPTY;
+    var pinned_slider_moves = 0u;
+    var remaining = snipers;
+    while !bitboard_is_empty(remaining) {
+        let sniper = bitboard_first(remaining);
+        remaining = bitboard_without_first(remaining);
+        let between = table_between(king, sniper);
+        let blockers = between & occupied;
+        if bitboard_is_empty(blockers) {
+            checkers = checkers | bitboard_from_square(sniper);
+        } else if !bitboard_has_several(blockers) && !bitboard_is_empty(blockers & ours) {
+            pinned = pinned | blockers;
+            // A slider pinned along a line it moves on keeps the line's
+            // squares: those between, less its own, and the pinner's.
+            let movers = select(packed_orthogonal(position), packed_diagonal(position),
+                bitboard_contains(table_bishop_rays(king), sniper));
+            if !bitboard_is_empty(blockers & movers) {
+                pinned_slider_moves += bitboard_count(between);
+            }
+        }
+    }
+    if bitboard_has_several(checkers) {
         return count;
     }
-    if bitboard_is_empty(context.checkers) {
-        count += castling_count(board, context, danger);
+    var targets = ~ours;
+    if bitboard_is_empty(checkers) {
+        // A pinned piece cannot answer a check, so its moves count only here.
+        count += pinned_slider_moves;
+        count += castling_count(position.state >> 16u, us, king, occupied, danger, packed_orthogonal(position) & theirs);
+    } else {
+        targets = table_between(king, bitboard_first(checkers)) | checkers;
     }
-    let targets = context.destination_mask;
     // Pinned pawns and pawns that may capture en passant go one by one.
-    let pawns = board.pawns & context.ours;
-    var one_by_one = pawns & context.pinned;
-    if board.en_passant != NO_SQUARE {
-        one_by_one = one_by_one | (table_pawn_attacks(them, board.en_passant) & pawns);
+    let pawns = packed_pawns(position) & ours;
+    let en_passant = (position.state >> 8u) & 255u;
+    var one_by_one = pawns & pinned;
+    if en_passant != NO_SQUARE {
+        one_by_one = one_by_one | (table_pawn_attacks(them, en_passant) & pawns);
     }
-    var remaining = one_by_one;
+    remaining = one_by_one;
     while !bitboard_is_empty(remaining) {
-        let from_square = bitboard_first(remaining);
+        count += pawn_count_one(bitboard_first(remaining), us, occupied, theirs, targets, king, pinned, en_passant,
+            snipers, checkers_near);
         remaining = bitboard_without_first(remaining);
-        count += move_count_of(PIECE_PAWN, pawn_destinations(board, context, from_square));
     }
-    count += pawn_count_setwise(pawns & ~one_by_one, context.us, ~context.occupied, context.theirs, targets);
-    // A pinned knight cannot move.
-    count += knight_count_setwise(board.knights & context.ours & ~context.pinned, targets);
-    // Unpinned sliders set-wise; pinned ones only along the line to their king.
-    let our_diagonal = (board.bishops | board.queens) & context.ours;
-    let our_orthogonal = (board.rooks | board.queens) & context.ours;
-    count += slider_count_setwise(our_diagonal & ~context.pinned, our_orthogonal & ~context.pinned, context.occupied, targets);
-    remaining = (our_diagonal | our_orthogonal) & context.pinned;
-    while !bitboard_is_empty(remaining) {
-        let from_square = bitboard_first(remaining);
-        remaining = bitboard_without_first(remaining);
-        let attacks = slider_attacks(position_piece_on(board, from_square), from_square, context.occupied);
-        count += bitboard_count(attacks & targets & table_line(context.king, from_square));
-    }
+    count += pawn_count_setwise(pawns & ~one_by_one, us, ~occupied, theirs, targets);
+    // A pinned knight cannot move; pinned sliders were counted above.
+    count += knight_count_setwise(packed_knights(position) & ours & ~pinned, targets);
+    count += slider_count_setwise(packed_diagonal(position) & ours & ~pinned,
+        packed_orthogonal(position) & ours & ~pinned, occupied, targets);
     return count;
+}
+
+// The number of legal moves (promotions count four times); 0 when the side
+// to move has no king.
+fn legal_move_count(board: Position) -> u32 {
+    return legal_move_count_packed(pack_position(board));
 }
 
 // The castling-rights bit of a rook standing on `square` (0 off the back ranks).
