@@ -9,7 +9,7 @@ mod common;
 
 use common::gpu::context;
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
-use gpu_movegen::gpu::{GpuContext, GpuError};
+use gpu_movegen::gpu::{FusedShape, GpuContext, GpuError};
 use gpu_movegen::suite::{KIWIPETE_FEN, KIWIPETE_PERFT, START_PERFT};
 use gpu_movegen::{Position, perft};
 use proptest::prelude::*;
@@ -192,6 +192,7 @@ proptest! {
         reserve_moves in 1u32..=218,
         leaf_positions_per_dispatch in 1usize..3_000,
         fused_leaves in proptest::bool::ANY,
+        per_move in proptest::bool::ANY,
         seed in 0u64..1_000,
         depth in 3u32..=4,
     ) {
@@ -203,6 +204,7 @@ proptest! {
             reserve_moves: Some(reserve_moves),
             leaf_positions_per_dispatch,
             fused_leaves,
+            fused_shape: if per_move { FusedShape::PerMove } else { FusedShape::PerPosition },
             ..Default::default()
         };
         let mut gpu = engine(&context, options);
@@ -230,13 +232,20 @@ fn kernels_with_and_without_runtime_checks_agree() {
     }
 }
 
-/// The other shape of the last two plies: the last level stored and counted
-/// one ply per child, in a small arena that splits it.
+/// The other shapes of the last two plies: the last level stored and
+/// counted one ply per child, and the fused plies spread one invocation per
+/// position (what software adapters run) or per move (what GPUs run; the
+/// move list split over chunks in a small arena), each against the
+/// published counts.
 #[test]
-fn storing_the_last_level_counts_the_same() {
+fn every_shape_of_the_last_plies_counts_the_same() {
     let context = context();
-    let mut gpu = engine(&context, PerftOptions { fused_leaves: false, ..arena(5_000) });
-    assert_eq!(counted(&mut gpu, &Position::start(), 5), START_PERFT[4]);
-    assert_eq!(counted(&mut gpu, &kiwipete(), 4), KIWIPETE_PERFT[3]);
-    assert!(gpu.statistics().split_levels > 0, "{:?}", gpu.statistics());
+    for (fused_leaves, fused_shape) in
+        [(false, FusedShape::Auto), (true, FusedShape::PerPosition), (true, FusedShape::PerMove)]
+    {
+        let mut gpu = engine(&context, PerftOptions { fused_leaves, fused_shape, ..arena(5_000) });
+        assert_eq!(counted(&mut gpu, &Position::start(), 5), START_PERFT[4], "{fused_leaves} {fused_shape:?}");
+        assert_eq!(counted(&mut gpu, &kiwipete(), 4), KIWIPETE_PERFT[3], "{fused_leaves} {fused_shape:?}");
+        assert!(gpu.statistics().split_levels > 0, "{:?}", gpu.statistics());
+    }
 }

@@ -9,7 +9,7 @@ mod common;
 use common::gpu::context;
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions};
-use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::{FusedShape, GpuContext};
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
 use gpu_movegen::suite::KIWIPETE_FEN;
 use gpu_movegen::{Position, perft};
@@ -109,10 +109,12 @@ fn roots_that_transpose_are_merged_and_each_keeps_its_own_count() {
     let mut roots = transposing_roots(&start);
     roots.extend([start, start]);
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 3)).collect();
-    for fused_leaves in [true, false] {
-        let options = PerftOptions { fused_leaves, ..with_table(4 * MIB, 32) };
+    for (fused_leaves, fused_shape) in
+        [(true, FusedShape::PerPosition), (true, FusedShape::PerMove), (false, FusedShape::Auto)]
+    {
+        let options = PerftOptions { fused_leaves, fused_shape, ..with_table(4 * MIB, 32) };
         let mut gpu = engine(&context, options);
-        assert_eq!(gpu.perft(&roots, 3, &mut |_| {}).unwrap(), expected, "fused leaves {fused_leaves}");
+        assert_eq!(gpu.perft(&roots, 3, &mut |_| {}).unwrap(), expected, "fused leaves {fused_leaves} {fused_shape:?}");
     }
     // 1.e4 e5 2.Nf3 and 1.Nf3 e5 2.e4 are one position: its second root is
     // an alias, and the leaves below the pair are counted once.
@@ -231,13 +233,17 @@ fn a_table_that_does_not_fit_is_refused_by_name() {
 #[test]
 fn tiny_bindings_spread_the_table_and_the_arena_and_the_suites_stay_exact() {
     let context = context();
-    // Fused leaves with the table as a binding array (lavapipe indexes one),
-    // stored leaves with the switch over bindings devices without them use.
-    for (fused_leaves, table_binding_array) in [(true, true), (false, false)] {
+    // Fused leaves (per position and per move) with the table as a binding
+    // array (lavapipe indexes one), stored leaves with the switch over
+    // bindings devices without them use.
+    for (fused_leaves, fused_shape, table_binding_array) in
+        [(true, FusedShape::PerPosition, true), (true, FusedShape::PerMove, true), (false, FusedShape::Auto, false)]
+    {
         let options = PerftOptions {
             table_bytes: Some(8 * MIB),
             binding_bytes: Some(MIB),
             fused_leaves,
+            fused_shape,
             table_binding_array,
             ..Default::default()
         };

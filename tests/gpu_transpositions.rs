@@ -9,6 +9,7 @@ mod common;
 use common::gpu::context;
 use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions};
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions};
+use gpu_movegen::gpu::FusedShape;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
 use gpu_movegen::suite::KIWIPETE_FEN;
 use gpu_movegen::{Position, perft};
@@ -18,13 +19,26 @@ fn merged_levels_count_exactly() {
     let context = context();
     let start = Position::start();
     let kiwipete = Position::from_fen(KIWIPETE_FEN).unwrap();
-    for (arena, fused_leaves) in [(None, true), (None, false), (Some(2_000), true), (Some(1_000), false)] {
-        let options = PerftOptions { arena_positions: arena, fused_leaves, table_bytes: Some(0), ..Default::default() };
+    for (arena, fused_leaves, fused_shape) in [
+        (None, true, FusedShape::PerPosition),
+        (None, true, FusedShape::PerMove),
+        (None, false, FusedShape::Auto),
+        (Some(2_000), true, FusedShape::PerPosition),
+        (Some(2_000), true, FusedShape::PerMove),
+        (Some(1_000), false, FusedShape::Auto),
+    ] {
+        let options = PerftOptions {
+            arena_positions: arena,
+            fused_leaves,
+            fused_shape,
+            table_bytes: Some(0),
+            ..Default::default()
+        };
         let mut merged = GpuPerft::with_options(&context, options).unwrap();
         assert_eq!(
             merged.perft(&[start, kiwipete], 5, &mut |_| {}).unwrap(),
             [4_865_609, 193_690_690],
-            "{arena:?} {fused_leaves}"
+            "{arena:?} {fused_leaves} {fused_shape:?}"
         );
         assert!(merged.statistics().merged_levels > 0);
     }

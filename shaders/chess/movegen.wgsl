@@ -53,9 +53,30 @@ struct MoveContext {
     pinned: Bitboard,
     // Destinations that answer a single check; any non-own square otherwise.
     destination_mask: Bitboard,
+    // What the other side attacks once our king has left its square: where
+    // the king may not go.
+    danger: Bitboard,
+}
+
+// The squares the other side (`them`) attacks once our king on `king` has
+// left its square: where our king may not go. The steppers first and the
+// sliders' fill last, and every set derived here from the planes, so that
+// no set of the caller's waits in registers through the fill.
+fn danger_squares(position: PackedPosition, them: u32, king: u32) -> Bitboard {
+    let theirs = packed_color(position, them);
+    var danger = pawn_attacks_setwise(packed_pawns(position) & theirs, them)
+        | knight_attacks_setwise(packed_knights(position) & theirs);
+    let their_king = bitboard_first(packed_kings(position) & theirs);
+    if their_king != NO_SQUARE {
+        danger = danger | table_king_attacks(their_king);
+    }
+    return danger | slider_attacks_setwise(packed_diagonal(position) & theirs, packed_orthogonal(position) & theirs,
+        packed_occupied(position) & ~bitboard_from_square(king));
 }
 
 // `king` is NO_SQUARE when the side to move has no king (an invalid input).
+// Checkers and pins come from one pass over their sliders on the king's
+// lines (nothing between: a checker; one piece of ours between: a pin).
 fn make_context(board: Position) -> MoveContext {
     var context: MoveContext;
     context.us = board.side_to_move;
@@ -67,20 +88,25 @@ fn make_context(board: Position) -> MoveContext {
     if context.king == NO_SQUARE {
         return context;
     }
-    context.checkers = attackers_to(board, context.king, them, context.occupied);
-
-    let snipers = ((table_rook_rays(context.king) & (board.rooks | board.queens))
-        | (table_bishop_rays(context.king) & (board.bishops | board.queens))) & context.theirs;
-    var remaining = snipers;
+    let king = context.king;
+    let diagonal = (board.bishops | board.queens) & context.theirs;
+    let orthogonal = (board.rooks | board.queens) & context.theirs;
+    context.danger = danger_squares(pack_position(board), them, king);
+    var checkers = ((table_pawn_attacks(context.us, king) & board.pawns)
+        | (table_knight_attacks(king) & board.knights)) & context.theirs;
     var pinned = BITBOARD_EMPTY;
-    while !bitboard_is_empty(remaining) {
-        let sniper = bitboard_first(remaining);
-        remaining = bitboard_without_first(remaining);
-        let blockers = table_between(context.king, sniper) & context.occupied;
-        if bitboard_count(blockers) == 1u {
+    var snipers = (table_rook_rays(king) & orthogonal) | (table_bishop_rays(king) & diagonal);
+    while !bitboard_is_empty(snipers) {
+        let sniper = bitboard_first(snipers);
+        snipers = bitboard_without_first(snipers);
+        let blockers = table_between(king, sniper) & context.occupied;
+        if bitboard_is_empty(blockers) {
+            checkers = checkers | bitboard_from_square(sniper);
+        } else if !bitboard_has_several(blockers) {
             pinned = pinned | (blockers & context.ours);
         }
     }
+    context.checkers = checkers;
     context.pinned = pinned;
 
     if bitboard_is_empty(context.checkers) {
@@ -111,80 +137,57 @@ fn castling_targets(king_square: u32, rook_square: u32) -> vec2<u32> {
     return select(vec2<u32>(base + 2u, base + 3u), vec2<u32>(base + 6u, base + 5u), (rook_square & 7u) > (king_square & 7u));
 }
 
-// Castling is king takes rook; the king ends on g (c) and the rook on f (d).
-struct Castling {
-    rook: u32,
-    king_and_rook: Bitboard,
-    // Every square the king crosses or lands on, its own square included.
-    king_path: Bitboard,
-    king_to: u32,
-    // Whether the squares the two cross or land on are empty but for them.
-    clear: bool,
-}
-
-fn castling_with(context: MoveContext, rook_file: u32) -> Castling {
-    let base = context.king & 56u;
-    var castling: Castling;
-    castling.rook = base + rook_file;
-    let targets = castling_targets(context.king, castling.rook);
-    castling.king_to = targets.x;
-    castling.king_and_rook = bitboard_from_square(context.king) | bitboard_from_square(castling.rook);
-    castling.king_path = rank_span(base, context.king & 7u, targets.x & 7u);
-    let crossed = (castling.king_path | rank_span(base, rook_file, targets.y & 7u)) & ~castling.king_and_rook;
-    castling.clear = bitboard_is_empty(crossed & context.occupied);
-    return castling;
-}
-
-// The rooks of the legal castling moves (the caller has checked that the king
-// is not in check). Standard chess and Chess960 alike: no square the king
-// crosses or lands on may be attacked once king and rook have left theirs,
-// which catches the rook shielding the king along the back rank. CPU twin:
-// Context::castling_destinations in src/chess/movegen.rs.
-fn castling_destinations(board: Position, context: MoveContext) -> Bitboard {
-    let them = 1u - context.us;
-    var files = castling_files(board, context.us);
-    var destinations = BITBOARD_EMPTY;
+// The rooks of the legal castlings of the side to move `us` (the caller has
+// checked that the king is not in check; castling is the king taking its
+// own rook): the squares king and rook cross empty, the king's path not in
+// `danger` (their attacks with our king lifted), and the king's
+// destination not seen along the back rank once the rook has left (the rook
+// may shield it): the nearest piece on each side of it along the rank is
+// not one of `their_orthogonal`. Standard chess and Chess960 alike. CPU
+// twin: Context::castling_destinations in src/chess/movegen.rs.
+fn castling_rooks(
+    castling_rights: u32,
+    us: u32,
+    king: u32,
+    occupied: Bitboard,
+    danger: Bitboard,
+    their_orthogonal: Bitboard,
+) -> Bitboard {
+    var files = (castling_rights >> (8u * us)) & 0xffu;
+    var rooks = BITBOARD_EMPTY;
     while files != 0u {
-        let castling = castling_with(context, firstTrailingBit(files));
+        let rook_file = firstTrailingBit(files);
         files = files & (files - 1u);
-        if !castling.clear {
+        let base = king & 56u;
+        let rook = base + rook_file;
+        let targets = castling_targets(king, rook);
+        let king_and_rook = bitboard_from_square(king) | bitboard_from_square(rook);
+        let king_path = rank_span(base, king & 7u, targets.x & 7u);
+        let crossed = (king_path | rank_span(base, rook_file, targets.y & 7u)) & ~king_and_rook;
+        if !bitboard_is_empty(crossed & occupied) || !bitboard_is_empty(danger & king_path) {
             continue;
         }
-        // The king's own square only when it stays there: the rook may have shielded it.
-        var tested = castling.king_path & ~bitboard_from_square(context.king);
-        if bitboard_is_empty(tested) {
-            tested = castling.king_path;
-        }
-        let occupied = context.occupied & ~castling.king_and_rook;
-        var safe = true;
-        while safe && !bitboard_is_empty(tested) {
-            safe = !is_attacked(board, bitboard_first(tested), them, occupied);
-            tested = bitboard_without_first(tested);
-        }
-        if safe {
-            destinations = destinations | bitboard_from_square(castling.rook);
+        let left = occupied & ~king_and_rook;
+        // Directions 1 and 5 of the ray table: east and west along the rank.
+        let east = bitboard_first(table_ray(1u, targets.x) & left);
+        let west = bitboard_last(table_ray(5u, targets.x) & left);
+        let shielded = (east != NO_SQUARE && bitboard_contains(their_orthogonal, east))
+            || (west != NO_SQUARE && bitboard_contains(their_orthogonal, west));
+        if !shielded {
+            rooks = rooks | bitboard_from_square(rook);
         }
     }
-    return destinations;
+    return rooks;
 }
 
 fn king_destinations(board: Position, context: MoveContext) -> Bitboard {
-    let them = 1u - context.us;
-    // The king must not hide behind itself from a slider.
-    let without_king = context.occupied & ~bitboard_from_square(context.king);
-    var candidates = table_king_attacks(context.king) & ~context.ours;
-    var safe = BITBOARD_EMPTY;
-    while !bitboard_is_empty(candidates) {
-        let square = bitboard_first(candidates);
-        candidates = bitboard_without_first(candidates);
-        if !is_attacked(board, square, them, without_king) {
-            safe = safe | bitboard_from_square(square);
-        }
-    }
+    var destinations = table_king_attacks(context.king) & ~context.ours & ~context.danger;
     if bitboard_is_empty(context.checkers) {
-        safe = safe | castling_destinations(board, context);
+        let their_orthogonal = (board.rooks | board.queens) & context.theirs;
+        destinations = destinations | castling_rooks(board.castling, context.us, context.king, context.occupied,
+            context.danger, their_orthogonal);
     }
-    return safe;
+    return destinations;
 }
 
 // En passant is played out: it can uncover a slider on the king's rank (both
@@ -414,6 +417,19 @@ fn packed_color(position: PackedPosition, color: u32) -> Bitboard {
     return select(packed_occupied(position) & ~black, black, color == BLACK);
 }
 
+// The pieces of colour `by` attacking `square` of a packed position, with
+// `occupied` as blockers.
+fn packed_attackers_to(position: PackedPosition, square: u32, by: u32, occupied: Bitboard) -> Bitboard {
+    // One queen evaluation serves both: its diagonal part is the bishop's attacks.
+    let queen = slider_queen_attacks(square, occupied);
+    let diagonal = queen & table_bishop_rays(square) & packed_diagonal(position);
+    let straight = queen & table_rook_rays(square) & packed_orthogonal(position);
+    let pawns = table_pawn_attacks(1u - by, square) & packed_pawns(position);
+    let knights = table_knight_attacks(square) & packed_knights(position);
+    let kings = table_king_attacks(square) & packed_kings(position);
+    return (diagonal | straight | pawns | knights | kings) & packed_color(position, by);
+}
+
 // Whether our king on `king` stands attacked by a slider once the board
 // holds `occupied`: some sniper (their slider on one of its lines) sees it.
 fn sniper_sees(king: u32, snipers: Bitboard, occupied: Bitboard) -> bool {
@@ -466,70 +482,22 @@ fn pawn_count_one(
     return count;
 }
 
-// Legal castlings of the side to move `us` (the caller has checked that the
-// king is not in check): the squares king and rook cross empty, the king's
-// path not in `danger` (their attacks with our king lifted), and the king's
-// destination not seen along the back rank once the rook has left (the rook
-// may shield it): the nearest piece on each side of it along the rank is
-// not one of `their_orthogonal`.
-fn castling_count(
-    castling_rights: u32,
-    us: u32,
-    king: u32,
-    occupied: Bitboard,
-    danger: Bitboard,
-    their_orthogonal: Bitboard,
-) -> u32 {
-    var files = (castling_rights >> (8u * us)) & 0xffu;
-    var count = 0u;
-    while files != 0u {
-        let rook_file = firstTrailingBit(files);
-        files = files & (files - 1u);
-        let base = king & 56u;
-        let rook = base + rook_file;
-        let targets = castling_targets(king, rook);
-        let king_and_rook = bitboard_from_square(king) | bitboard_from_square(rook);
-        let king_path = rank_span(base, king & 7u, targets.x & 7u);
-        let crossed = (king_path | rank_span(base, rook_file, targets.y & 7u)) & ~king_and_rook;
-        if !bitboard_is_empty(crossed & occupied) || !bitboard_is_empty(danger & king_path) {
-            continue;
-        }
-        let left = occupied & ~king_and_rook;
-        // Directions 1 and 5 of the ray table: east and west along the rank.
-        let east = bitboard_first(table_ray(1u, targets.x) & left);
-        let west = bitboard_last(table_ray(5u, targets.x) & left);
-        let shielded = (east != NO_SQUARE && bitboard_contains(their_orthogonal, east))
-            || (west != NO_SQUARE && bitboard_contains(their_orthogonal, west));
-        count += select(1u, 0u, shielded);
-    }
-    return count;
-}
-
 // The number of legal moves of a packed position (promotions count four
 // times); 0 when the side to move has no king, which the caller reports as
 // a fault.
 fn legal_move_count_packed(position: PackedPosition) -> u32 {
-    let occupied = packed_occupied(position);
     let us = position.state & 1u;
     let them = 1u - us;
-    let ours = packed_color(position, us);
-    let theirs = occupied & ~ours;
-    let king = bitboard_first(packed_kings(position) & ours);
+    // Our king from the planes alone: the sets the count needs later are
+    // made after the fill inside danger_squares, not kept through it.
+    let king = bitboard_first(packed_kings(position) & select(~position.planes[3], position.planes[3], us == BLACK));
     if king == NO_SQUARE {
         return 0u;
     }
-    // What the other side attacks once our king has left its square.
-    var danger = slider_attacks_setwise(
-        packed_diagonal(position) & theirs,
-        packed_orthogonal(position) & theirs,
-        occupied & ~bitboard_from_square(king),
-    );
-    danger = danger | pawn_attacks_setwise(packed_pawns(position) & theirs, them)
-        | knight_attacks_setwise(packed_knights(position) & theirs);
-    let their_king = bitboard_first(packed_kings(position) & theirs);
-    if their_king != NO_SQUARE {
-        danger = danger | table_king_attacks(their_king);
-    }
+    let danger = danger_squares(position, them, king);
+    let occupied = packed_occupied(position);
+    let ours = packed_color(position, us);
+    let theirs = occupied & ~ours;
     var count = bitboard_count(table_king_attacks(king) & ~ours & ~danger);
 
     // Their sliders on the king's lines: checkers with nothing between,
@@ -567,7 +535,8 @@ fn legal_move_count_packed(position: PackedPosition) -> u32 {
     if bitboard_is_empty(checkers) {
         // A pinned piece cannot answer a check, so its moves count only here.
         count += pinned_slider_moves;
-        count += castling_count(position.state >> 16u, us, king, occupied, danger, packed_orthogonal(position) & theirs);
+        count += bitboard_count(castling_rooks(position.state >> 16u, us, king, occupied, danger,
+            packed_orthogonal(position) & theirs));
     } else {
         targets = table_between(king, bitboard_first(checkers)) | checkers;
     }
@@ -680,6 +649,84 @@ fn position_make_move(board: Position, from_square: u32, to_square: u32, piece: 
     }
     next.side_to_move = them;
     return next;
+}
+
+// ---- Moves as words, played on the packed position ----
+// A move word: from-square (bits 0-5), to-square (6-11), the moving piece
+// (12-14) and the promotion piece (15-17; PIECE_NONE when none). Castling
+// is the king taking its own rook, en passant a pawn's diagonal step to the
+// en passant square, as everywhere in this library.
+
+fn move_word(from_square: u32, to_square: u32, piece: u32, promotion: u32) -> u32 {
+    return from_square | (to_square << 6u) | (piece << 12u) | (promotion << 15u);
+}
+
+// `position` after the legal move `word`, on the planes: every square the
+// move changes is cleared, then the arriving pieces are set, so no case
+// needs a switch over piece kinds. The same child as position_make_move
+// (its CPU twin is Position::play), counters included.
+fn play_move_word(position: PackedPosition, word: u32) -> PackedPosition {
+    let from_square = word & 63u;
+    let to_square = (word >> 6u) & 63u;
+    let piece = (word >> 12u) & 7u;
+    let promotion = (word >> 15u) & 7u;
+    let us = position.state & 1u;
+    let them = 1u - us;
+    let from_bit = bitboard_from_square(from_square);
+    let to_bit = bitboard_from_square(to_square);
+    let theirs = packed_color(position, them);
+    let en_passant = (position.state >> 8u) & 255u;
+    // What leaves (cleared) and what arrives: `first` on `first_squares`,
+    // `second` on `second_squares` (the rook, when castling).
+    var cleared = from_bit | to_bit;
+    var first = select(piece, promotion, promotion != PIECE_NONE);
+    var first_squares = to_bit;
+    var second = PIECE_NONE;
+    var second_squares = BITBOARD_EMPTY;
+    var captured = bitboard_contains(theirs, to_square);
+    if piece == PIECE_KING && bitboard_contains(packed_color(position, us), to_square) {
+        let targets = castling_targets(from_square, to_square);
+        first_squares = bitboard_from_square(targets.x);
+        second = PIECE_ROOK;
+        second_squares = bitboard_from_square(targets.y);
+    } else if piece == PIECE_PAWN && to_square == en_passant && ((from_square ^ to_square) & 7u) != 0u {
+        cleared = cleared | bitboard_from_square((from_square & 56u) | (to_square & 7u));
+        captured = true;
+    }
+    var child = position;
+    for (var plane = 0u; plane < 3u; plane++) {
+        let bit = 1u << plane;
+        child.planes[plane] = (position.planes[plane] & ~cleared)
+            | select(BITBOARD_EMPTY, first_squares, (first & bit) != 0u)
+            | select(BITBOARD_EMPTY, second_squares, (second & bit) != 0u);
+    }
+    child.planes[3] = (position.planes[3] & ~cleared)
+        | select(BITBOARD_EMPTY, first_squares | second_squares, us == BLACK);
+    // Moving from or capturing on a castling rook's square drops its right;
+    // any king move drops both of its side's.
+    var rights = (position.state >> 16u) & ~(castling_bit(from_square) | castling_bit(to_square));
+    if piece == PIECE_KING {
+        rights = rights & ~(0xffu << (8u * us));
+    }
+    // The en passant square only where a pawn of theirs could take there.
+    var passed = NO_SQUARE;
+    if piece == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u {
+        let square = (from_square + to_square) / 2u;
+        if !bitboard_is_empty(table_pawn_attacks(us, square) & packed_pawns(position) & theirs) {
+            passed = square;
+        }
+    }
+    child.state = them | (passed << 8u) | (rights << 16u);
+    var halfmove = min((position.counters & 0xffffu) + 1u, 0xffffu);
+    if piece == PIECE_PAWN || captured {
+        halfmove = 0u;
+    }
+    var fullmove = position.counters >> 16u;
+    if us == BLACK {
+        fullmove = min(fullmove + 1u, 0xffffu);
+    }
+    child.counters = halfmove | (fullmove << 16u);
+    return child;
 }
 
 // How many moves one destination stands for: 4 for a promotion, else 1.

@@ -26,6 +26,10 @@ pub struct ShaderArgs {
     /// deep count). Smaller is slower, never less exact.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub gpu_memory: Option<u64>,
+    /// Time every GPU kernel with the device's timestamps and print each one's
+    /// share on stderr when the count ends (slower: each batch is waited for).
+    #[arg(long)]
+    pub profile_kernels: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -60,6 +60,27 @@ pub enum Engine {
     Devices(Box<DevicePool<Chess>>, String),
 }
 
+impl Drop for Engine {
+    /// A profiled GPU engine says where its device time went.
+    fn drop(&mut self) {
+        if let Engine::Gpu(engine, _) = self {
+            let times = engine.kernel_times();
+            let total: f64 = times.iter().map(|time| time.seconds).sum();
+            for time in &times {
+                eprintln!(
+                    "kernel {:<24} {:9.3} s {:5.1}% {:8} dispatches {:13} invocations {:8.1} ns each",
+                    time.entry_point,
+                    time.seconds,
+                    100.0 * time.seconds / total.max(f64::MIN_POSITIVE),
+                    time.dispatches,
+                    time.invocations,
+                    1e9 * time.seconds / time.invocations.max(1) as f64
+                );
+            }
+        }
+    }
+}
+
 impl Engine {
     /// `depth`: the deepest perft this engine will count (sizes the transposition table).
     pub fn open(counting: CountingArgs, depth: u32) -> Result<Engine, CliError> {
@@ -282,6 +303,7 @@ fn open_gpu_engine(
         merge_transpositions,
         leaf_statistics: statistics,
         table_bytes: Some(table_bytes),
+        profile_kernels: shaders.profile_kernels,
         ..Default::default()
     };
     let engine = GpuPerft::with_options(context, options)?;

@@ -274,7 +274,12 @@ fn counting_of(settings: Settings) -> CountingArgs {
         backend: settings.backend,
         hash: HashArgs { mebibytes: settings.hash },
         quiet: true,
-        shaders: ShaderArgs { slider: SliderArg::Auto, int64: Int64Arg::Auto, gpu_memory: None },
+        shaders: ShaderArgs {
+            slider: SliderArg::Auto,
+            int64: Int64Arg::Auto,
+            gpu_memory: None,
+            profile_kernels: false,
+        },
         devices: None,
     }
 }

@@ -27,7 +27,7 @@ pub use context::list_adapters;
 pub use context::{GpuContext, list_adapters_async};
 pub use device_memory::{DeviceMemory, MemorySource};
 pub use error::GpuError;
-pub use perft::{PerftEngine, PerftGame, PerftOptions, PerftStatistics};
+pub use perft::{FusedShape, KernelTime, PerftEngine, PerftGame, PerftOptions, PerftStatistics};
 pub use pipeline_cache::PipelineCacheInfo;
 pub use self_test::{Check, Verdict};
 

@@ -125,7 +125,8 @@ pub fn record_dispatch(
     pass.dispatch_workgroups(x, y, 1);
 }
 
-/// [`record_dispatch`] with a second bind group (group 1) beside group 0.
+/// [`record_dispatch`] with a second bind group (group 1) beside group 0,
+/// and timestamps written at the pass's start and end where given.
 #[allow(clippy::too_many_arguments)]
 pub fn record_dispatch_with(
     encoder: &mut wgpu::CommandEncoder,
@@ -133,12 +134,13 @@ pub fn record_dispatch_with(
     bind_group: &wgpu::BindGroup,
     dynamic_offsets: &[u32],
     second: Option<&wgpu::BindGroup>,
+    timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     invocations: u32,
     workgroup_size: u32,
     max_per_dimension: u32,
 ) {
     let (x, y) = grid(invocations.div_ceil(workgroup_size), max_per_dimension);
-    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes });
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, bind_group, dynamic_offsets);
     if let Some(second) = second {

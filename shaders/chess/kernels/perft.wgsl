@@ -2,19 +2,23 @@
 //
 // Reads: the attack tables (binding 0) and the engine's bindings
 // (common/perft_engine.wgsl: the arena of packed positions, their roots,
-// the parameters). Writes: move counts (`scan_data`), children in the arena,
-// 64-bit totals per root, fault flags (FAULT_INVALID_POSITION for a side to
-// move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
-// One invocation per arena position, POSITION_WORKGROUP per workgroup on
-// the engine's two-dimensional grid: `expand` writes every child, in the
-// order of the move walk, tagged as perft_tag_child says;
-// `count_leaves_fused` does the last two plies at once, playing each move and
-// adding the child's move count, so the deepest level is never stored. The
-// engine module brings `count_moves` (stored counts or last-ply totals) and
-// the scan, which ask `perft_move_count` here for a position's legal move count.
+// the parameters). Writes: move counts (`scan_data`), move lists and
+// children in the arena, 64-bit totals per root, fault flags
+// (FAULT_INVALID_POSITION for a side to move without a king,
+// FAULT_ARENA_OVERFLOW for a child past the arena).
+// The engine's move lists (common/perft_moves.wgsl) bring the kernels that
+// expand a level (`expand_moves`, one invocation per position: its legal
+// moves as words, from the move walk; `write_children`, one per move: the
+// child, played on the packed planes) and count the last two plies
+// (`count_leaves_fused`, one per move of the last stored level: the child's
+// legal moves). On a software adapter the last two plies are counted by
+// `count_leaves_looped` instead: one invocation per position of the last
+// stored level, playing each of its moves in turn. The engine module brings
+// `count_moves` and the scan, which ask `perft_move_count` here for a
+// position's legal move count.
 
 #import movegen
-#import perft_engine
+#import perft_moves
 
 alias PerftRecord = PackedPosition;
 
@@ -63,42 +67,41 @@ fn perft_record_equal(first: u32, second: u32) -> bool {
     return same;
 }
 
-// The engine's hook: the legal move count of the position in `slot`.
+// The engine's hook: the legal move count of the position in `slot`, with
+// a fault when its side to move has no king.
 fn perft_move_count(slot: u32) -> u32 {
-    return legal_move_count(arena_position(slot));
+    let record = perft_record(slot);
+    if bitboard_is_empty(packed_kings(record) & packed_color(record, record.state & 1u)) {
+        perft_fault(FAULT_INVALID_POSITION);
+    }
+    return legal_move_count_packed(record);
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn expand(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let slot = expand_slot(workgroup, groups, local);
-    if slot == NO_ROOT {
-        return;
-    }
+// The move lists' hooks (common/perft_moves.wgsl).
+fn perft_write_moves(slot: u32, first: u32) {
     let board = arena_position(slot);
-    let capacity = parameters.arena_capacity;
-    var output = child_slot(slot);
+    var output = first;
     var walk = move_walk_begin(board);
     loop {
         let step = move_walk_next(board, &walk);
-        if step.from_square == NO_SQUARE {
+        if step.from_square == NO_SQUARE || !perft_store_move(output, slot, move_word(step.from_square,
+            step.to_square, step.piece, step.promotion)) {
             break;
         }
-        if output >= capacity {
-            perft_fault(FAULT_ARENA_OVERFLOW);
-            return;
-        }
-        perft_store_record(output, pack_position(play_step(board, step)));
-        perft_tag_child(output, slot);
         output += 1u;
     }
 }
 
+fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
+    return play_move_word(perft_record(parent), move_word);
+}
+
+fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
+    return legal_move_count_packed(play_move_word(perft_record(parent), move_word));
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
+fn count_leaves_looped(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
@@ -106,15 +109,16 @@ fn count_leaves_fused(
     let leaf = leaf_slot(workgroup, groups, local);
     var value = 0u;
     if leaf != NO_ROOT {
-        let slot = leaf;
-        let board = arena_position(slot);
+        let record = perft_record(leaf);
+        let board = arena_position(leaf);
         var walk = move_walk_begin(board);
         loop {
             let step = move_walk_next(board, &walk);
             if step.from_square == NO_SQUARE {
                 break;
             }
-            value += legal_move_count(play_step(board, step));
+            value += legal_move_count_packed(play_move_word(record,
+                move_word(step.from_square, step.to_square, step.piece, step.promotion)));
         }
     }
     perft_leaf_result(local, leaf, value);

@@ -10,7 +10,7 @@ use super::shaders::ShaderVariant;
 use crate::chess::board::Color;
 use crate::chess::position::Position;
 use crate::gpu::resources::{buffer, buffer_with, read_buffer_async};
-use crate::gpu::{Check, GpuContext, GpuError};
+use crate::gpu::{Check, FusedShape, GpuContext, GpuError};
 
 /// Positions with castling, en passant, promotions, pins and checks, and
 /// the depth each is counted to (small enough for a software adapter).
@@ -23,20 +23,29 @@ const PERFT_POSITIONS: [(&str, u32); 6] = [
     ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 3),
 ];
 
-/// Perft of the check positions (`PERFT_POSITIONS`) with fused and stored leaves, with a
-/// transposition table (and merging) and without either.
+/// Perft of the check positions (`PERFT_POSITIONS`) with stored leaves and
+/// with fused ones in both shapes (per position and per move, whichever
+/// the device would run by default), with a transposition table (and
+/// merging) and without either.
 pub fn perft_check(variant: ShaderVariant) -> Check {
     Check::new(
-        format!("chess perft ({}; fused and stored leaves, tables and not)", variant.name()),
+        format!("chess perft ({}; fused leaves in both shapes and stored, tables and not)", variant.name()),
         move |context| async move {
             let roots: Vec<Position> =
                 PERFT_POSITIONS.iter().map(|(fen, _)| Position::from_fen(fen).expect("a valid check FEN")).collect();
-            for fused_leaves in [true, false] {
+            let shapes = [(true, FusedShape::PerMove), (true, FusedShape::PerPosition), (false, FusedShape::Auto)];
+            for (fused_leaves, fused_shape) in shapes {
                 for merge_transpositions in [true, false] {
                     let table_bytes =
                         Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-                    let options =
-                        PerftOptions { variant, fused_leaves, merge_transpositions, table_bytes, ..Default::default() };
+                    let options = PerftOptions {
+                        variant,
+                        fused_leaves,
+                        fused_shape,
+                        merge_transpositions,
+                        table_bytes,
+                        ..Default::default()
+                    };
                     let mut engine =
                         GpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
                     for (root, &(fen, depth)) in roots.iter().zip(&PERFT_POSITIONS) {
@@ -48,7 +57,7 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
                         if gpu != [cpu] {
                             return Err(format!(
                                 "perft({depth}) of {fen} is {gpu:?} on the GPU, {cpu} on the CPU (fused leaves \
-                             {fused_leaves}, tables and merging {merge_transpositions})"
+                             {fused_leaves} {fused_shape:?}, tables and merging {merge_transpositions})"
                             ));
                         }
                     }

@@ -92,8 +92,10 @@ pub const ADAPTER_DEFAULTS: &[AdapterDefault] = &[
     AdapterDefault {
         class: AdapterClass { vendor: None, device_type: None },
         slider: SliderAlgorithm::KoggeStone,
-        native_u64: true,
-        source: "no measurement for this adapter class: the portable default",
+        native_u64: false,
+        source: "no timing for this adapter class: the portable default, on u32 pairs because a GPU compiler \
+                 holds the native-u64 Kogge-Stone lanes in more registers (RADV's ACO: 84 VGPRs against 60 in the \
+                 per-move leaf kernel, scripts/gpu-shader-stats)",
     },
 ];
 

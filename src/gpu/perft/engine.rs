@@ -52,6 +52,10 @@ pub struct PerftEngine<G: PerftGame> {
     /// Whether the run under way keeps subtree counts and the table
     /// (plain counts on an engine with a table).
     tables: bool,
+    /// Timestamps around each dispatch (`PerftOptions::profile_kernels`).
+    profiler: Option<super::profile::Profiler>,
+    /// The fused leaves' shape on this device (never `Auto`).
+    fused_shape: FusedShape,
 }
 
 /// Dispatches recorded but not yet submitted, with their parameters: each
@@ -256,11 +260,18 @@ impl<G: PerftGame> PerftEngine<G> {
                     columns: 1,
                     tables: false,
                     cancel: None,
+                    profiler: None,
+                    fused_shape: options.fused_shape.resolve(context.is_software()),
                 }
             })
             .await?;
         if cached.is_none() {
             context.keep_kernels(key, std::sync::Arc::clone(&engine.kernels));
+        }
+        let mut engine = engine;
+        // Reading timestamps back waits on the device, which a browser's page cannot.
+        if options.profile_kernels && cfg!(not(target_arch = "wasm32")) {
+            engine.profiler = super::profile::Profiler::new(context, PARAMETER_SLOTS);
         }
         Ok(engine)
     }
@@ -278,6 +289,13 @@ impl<G: PerftGame> PerftEngine<G> {
     /// What the engine has done so far.
     pub fn statistics(&self) -> PerftStatistics {
         self.statistics
+    }
+
+    /// The device time of each kernel so far, the slowest first: empty
+    /// unless the engine was made with `profile_kernels` on a device with
+    /// timestamp queries.
+    pub fn kernel_times(&self) -> Vec<super::KernelTime> {
+        self.profiler.as_ref().map(super::profile::Profiler::times).unwrap_or_default()
     }
 
     /// Bytes of the transposition table in GPU memory; 0 without one.
@@ -350,8 +368,29 @@ impl<G: PerftGame> PerftEngine<G> {
 
     /// Plies counted without storing their positions: statistics are
     /// counted one ply below the last stored level.
+    /// The last plies counted without arena slots of their own. With move
+    /// lists the last stored level's moves take slots as pairs: plain
+    /// counts then count one ply below them (the pairs' children's moves),
+    /// statistics none (the pairs are the leaves).
     fn leaf_plies(&self) -> u32 {
-        if self.options.fused_leaves && self.columns == 1 { 2 } else { 1 }
+        match (G::MOVE_LISTS, self.columns == 1) {
+            (true, true) if self.options.fused_leaves && self.fused_shape == FusedShape::PerPosition => 2,
+            (true, true) => 1,
+            (true, false) => 0,
+            (false, true) if self.options.fused_leaves => 2,
+            (false, _) => 1,
+        }
+    }
+
+    /// Whether a level with `remaining` plies below writes its children as
+    /// the move list the leaf kernel counts, rather than as positions.
+    fn pairs_below(&self, remaining: u32) -> bool {
+        G::MOVE_LISTS
+            && if self.columns == 1 {
+                self.options.fused_leaves && self.fused_shape == FusedShape::PerMove && remaining == 2
+            } else {
+                remaining == 1
+            }
     }
 
     fn first_bound(&self) -> u32 {
@@ -680,41 +719,18 @@ impl<G: PerftGame> PerftEngine<G> {
             return Ok(());
         }
         if remaining <= self.leaf_plies() {
-            let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
             let entry = match remaining {
                 _ if self.columns > 1 => "count_leaf_statistics",
                 1 => "count_moves",
+                // A game with move lists counts them per move, or loops over
+                // each position's moves here.
+                _ if G::MOVE_LISTS => "count_leaves_looped",
                 _ => "count_leaves_fused",
             };
             // Where equal positions were merged (or taken from the table),
             // the leaf kernels run on a list of the live slots only.
             let list_total = if self.plan.merges() && count > 1 { Some(self.gather_live(start, count)) } else { None };
-            let mut offset = 0;
-            while offset < count {
-                let part = chunk.min(count - offset);
-                let parameters = match list_total {
-                    Some(list_total) => PerftParameters {
-                        start: offset,
-                        count: part,
-                        leaves: 1,
-                        leaf_list: 1,
-                        list_total,
-                        ..Default::default()
-                    },
-                    None => PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
-                };
-                self.dispatch(entry, parameters, part);
-                self.statistics.leaf_dispatches += 1;
-                self.check_cancelled()?;
-                offset += part;
-                // Progress costs a round trip; take one at most every so often.
-                if counted.last_report.elapsed() >= PROGRESS_INTERVAL {
-                    let totals = self.read_totals(counted.counters).await?;
-                    (counted.progress)(self.nodes_of(&totals));
-                    counted.last_report = web_time::Instant::now();
-                }
-            }
-            return Ok(());
+            return self.count_leaves(entry, start, count, list_total, counted).await;
         }
         let level_end = start + count;
         let free = u64::from(self.plan.capacity - level_end);
@@ -747,10 +763,7 @@ impl<G: PerftGame> PerftEngine<G> {
             let total_slot = self.scan(part_start, part, self.plan.capacity);
             let total = self.read_total_and_status(total_slot).await?;
             if total <= budget {
-                self.expand(part_start, part, level_end, 0);
-                self.settle(level_end, total, remaining - 1);
-                self.process(level_end, total, remaining - 1, bound, counted).await?;
-                self.reduce(level_end, total, remaining - 1);
+                self.descend(part_start, part, level_end, 0, total, remaining, bound, counted).await?;
             } else {
                 // The children do not fit at once: split the parents where they do.
                 self.statistics.split_levels += 1;
@@ -772,14 +785,93 @@ impl<G: PerftGame> PerftEngine<G> {
                         last += 1;
                     }
                     let children = end_of(last) - base;
-                    self.expand(part_start + first as u32, (last - first) as u32, level_end, base);
-                    self.settle(level_end, children, remaining - 1);
-                    self.process(level_end, children, remaining - 1, bound, counted).await?;
-                    self.reduce(level_end, children, remaining - 1);
+                    let parents = (last - first) as u32;
+                    self.descend(
+                        part_start + first as u32,
+                        parents,
+                        level_end,
+                        base,
+                        children,
+                        remaining,
+                        bound,
+                        counted,
+                    )
+                    .await?;
                     first = last;
                 }
             }
             part_start += part;
+        }
+        Ok(())
+    }
+
+    /// Counts the subtrees of parents `start..start + count` (a level with
+    /// `remaining` plies below, or a chunk of it), whose `children` children
+    /// go from `output_start` on (`base_offset` is the first one's scanned
+    /// offset): the children written and counted in turn, or, one level
+    /// above the leaves with move lists, their moves counted as pairs.
+    #[allow(clippy::too_many_arguments)]
+    async fn descend(
+        &mut self,
+        start: u32,
+        count: u32,
+        output_start: u32,
+        base_offset: u32,
+        children: u32,
+        remaining: u32,
+        bound: u32,
+        counted: &mut Counted<'_>,
+    ) -> Result<(), Interrupt> {
+        if self.pairs_below(remaining) {
+            let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
+            self.dispatch("expand_moves", parameters, count);
+            let entry = if self.columns > 1 { "count_leaf_statistics" } else { "count_leaves_fused" };
+            return self.count_leaves(entry, output_start, children, None, counted).await;
+        }
+        self.expand(start, count, output_start, base_offset, children);
+        self.settle(output_start, children, remaining - 1);
+        self.process(output_start, children, remaining - 1, bound, counted).await?;
+        self.reduce(output_start, children, remaining - 1);
+        Ok(())
+    }
+
+    /// Runs the leaf kernel `entry` over `start..start + count` (slots, the
+    /// live list's places with `list_total`, or a move list's pairs), in
+    /// dispatches of at most `leaf_positions_per_dispatch`, reading the
+    /// totals for progress now and then.
+    async fn count_leaves(
+        &mut self,
+        entry: &str,
+        start: u32,
+        count: u32,
+        list_total: Option<u32>,
+        counted: &mut Counted<'_>,
+    ) -> Result<(), Interrupt> {
+        let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
+        let mut offset = 0;
+        while offset < count {
+            let part = chunk.min(count - offset);
+            let parameters = match list_total {
+                Some(list_total) => PerftParameters {
+                    start: offset,
+                    count: part,
+                    leaves: 1,
+                    leaf_list: 1,
+                    list_total,
+                    ..Default::default()
+                },
+                None => PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
+            };
+            self.dispatch(entry, parameters, part);
+            self.statistics.leaf_dispatches += 1;
+            self.check_cancelled()?;
+            offset += part;
+            // Progress costs a round trip; take one at most every so often.
+            if counted.last_report.elapsed() >= PROGRESS_INTERVAL {
+                let totals = self.read_totals(counted.counters).await?;
+                (counted.progress)(self.nodes_of(&totals));
+                counted.last_report = web_time::Instant::now();
+            }
         }
         Ok(())
     }
@@ -801,9 +893,18 @@ impl<G: PerftGame> PerftEngine<G> {
         length_word
     }
 
-    fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32) {
+    /// Writes the `children` children of parents `start..start + count` from
+    /// `output_start` on: with move lists as pairs, then one invocation a
+    /// pair makes each child; otherwise the game's `expand`.
+    fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32, children: u32) {
         let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
-        self.dispatch("expand", parameters, count);
+        if G::MOVE_LISTS {
+            self.dispatch("expand_moves", parameters, count);
+            let children_parameters = PerftParameters { start: output_start, count: children, ..Default::default() };
+            self.dispatch("write_children", children_parameters, children);
+        } else {
+            self.dispatch("expand", parameters, count);
+        }
     }
 
     /// Settles a level just written at arena slots `start..start + count`,
@@ -908,12 +1009,14 @@ impl<G: PerftGame> PerftEngine<G> {
         let encoder = self.batch.encoder.get_or_insert_with(|| {
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("perft") })
         });
+        let timestamps = self.profiler.as_mut().map(|profiler| profiler.next(entry_point, invocations));
         record_dispatch_with(
             encoder,
             self.kernels.pipeline(entry_point),
             &self.bind_group,
             &[offset],
             self.table_group.as_ref(),
+            timestamps,
             invocations,
             self.kernels.workgroup_size(entry_point),
             self.max_workgroups,
@@ -923,10 +1026,18 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Submits the recorded dispatches, their parameters written first
     /// (a buffer write lands before the submission that follows it).
     fn flush(&mut self) {
-        if let Some(encoder) = self.batch.encoder.take() {
+        if let Some(mut encoder) = self.batch.encoder.take() {
             let bytes = (self.batch.used * self.batch.stride) as usize;
             self.context.queue.write_buffer(&self.parameters, 0, &self.batch.parameters[..bytes]);
+            if let Some(profiler) = &self.profiler {
+                profiler.resolve(&mut encoder);
+            }
             self.context.submit([encoder.finish()]);
+            #[cfg(not(target_arch = "wasm32"))]
+            if let Some(profiler) = &mut self.profiler {
+                // A failure here is the device's, and the next read reports it.
+                let _ = crate::gpu::block_on(profiler.collect(&self.context));
+            }
         }
         self.batch.used = 0;
     }

@@ -65,6 +65,7 @@ mod devices;
 mod engine;
 pub mod memory;
 mod plan;
+mod profile;
 mod table;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -72,6 +73,7 @@ pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
 pub use memory::{MemoryLayout, memory_module};
 pub use plan::{DeviceFacts, MemoryReport};
+pub use profile::KernelTime;
 #[cfg(not(target_arch = "wasm32"))]
 pub use table::requested_table;
 pub use table::{
@@ -125,6 +127,14 @@ pub trait PerftGame {
     /// is slow to compile checks only the shape that will run.
     fn known_answer_checks(variant: Self::Variant, fused_leaves: bool) -> Vec<super::self_test::Check>;
 
+    /// Whether the game's perft module imports the engine's move lists
+    /// (shaders/common/perft_moves.wgsl): a level is expanded as (parent,
+    /// move) pairs, then one invocation per pair writes each child, and the
+    /// last two plies are counted one invocation per pair. Otherwise the
+    /// game's own `expand` writes children and its `count_leaves_fused`
+    /// plays each position's moves in a loop.
+    const MOVE_LISTS: bool = false;
+
     /// Columns the game's statistics leaf kernel counts per root, nodes
     /// first; 0 for a game without one.
     const STATISTICS_COLUMNS: u32 = 0;
@@ -165,11 +175,14 @@ pub struct PerftOptions<Variant> {
     /// reachable maximum. Smaller values work, slower, because a group that
     /// meets a larger position runs again.
     pub reserve_moves: Option<u32>,
-    /// Count the last two plies in one kernel (each position plays its moves
-    /// and counts each child's), or store the last level too and count one
-    /// ply per child: work spread over (position, move) pairs. The default
-    /// is the faster on lavapipe for every game (BENCHMARKS.md).
+    /// Count the last two plies without storing the last level's positions
+    /// (each child made and its moves counted at once), or store the last
+    /// level too and count one ply per child. The default is the faster on
+    /// lavapipe for every game (BENCHMARKS.md).
     pub fused_leaves: bool,
+    /// How a game with move lists ([`PerftGame::MOVE_LISTS`]) spreads the
+    /// fused last two plies over invocations (see [`FusedShape`]).
+    pub fused_shape: FusedShape,
     /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
     /// default, on in the tests that also run them off.
     pub runtime_checks: RuntimeChecks,
@@ -207,6 +220,10 @@ pub struct PerftOptions<Variant> {
     /// the roots again by child. 64 in real use; tests lower it to run the
     /// 128-bit path on counts that finish in seconds.
     pub count_bits: u32,
+    /// Time every dispatch on the device with timestamp queries, where the
+    /// device has them (see [`PerftEngine::kernel_times`]); slower, for
+    /// profiling only. Not in a browser.
+    pub profile_kernels: bool,
     /// What the kernels are built with, fixed when the engine is made.
     pub variant: Variant,
 }
@@ -223,13 +240,47 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             runtime_checks: RuntimeChecks::Off,
             merge_transpositions: true,
             fused_leaves: true,
+            fused_shape: FusedShape::Auto,
             leaf_statistics: false,
             table_bytes: None,
             binding_bytes: None,
             table_binding_array: true,
             index_bits: 32,
             count_bits: 64,
+            profile_kernels: false,
             variant: Variant::default(),
+        }
+    }
+}
+
+/// How the fused last two plies are spread over invocations, for a game
+/// with move lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FusedShape {
+    /// One invocation per move on a GPU, one per position on a software
+    /// adapter (see the other two).
+    #[default]
+    Auto,
+    /// One invocation per move of the last stored level (its move list):
+    /// lean kernels, since no invocation holds move generation and counting
+    /// at once, and equal work in every lane of a SIMD group. What a GPU's
+    /// occupancy wants.
+    PerMove,
+    /// One invocation per position of the last stored level, playing its
+    /// moves in a loop: no move list to count, scan and write, and each
+    /// invocation's fixed cost shared by its moves. What a CPU running the
+    /// kernels (lavapipe, SwiftShader) wants.
+    PerPosition,
+}
+
+impl FusedShape {
+    /// The shape `Auto` stands for on a device: per position on a software
+    /// adapter, per move elsewhere.
+    pub fn resolve(self, software: bool) -> FusedShape {
+        match self {
+            FusedShape::Auto if software => FusedShape::PerPosition,
+            FusedShape::Auto => FusedShape::PerMove,
+            shape => shape,
         }
     }
 }

@@ -1,9 +1,12 @@
 //! The register budgets: a checked-in TOML file with a table per chip and a
-//! VGPR budget per kernel, every configuration of the kernel held to it.
+//! VGPR budget per kernel, every configuration of the kernel held to it. A
+//! key may add the start of a configuration after a space; for the
+//! configurations it names, the longest such key wins over the kernel's own.
 //!
 //! ```toml
 //! [navi31]
 //! "chess/perft/count_leaves_fused" = 64
+//! "chess/perft/count_leaves_fused kogge-stone/u64" = 84
 //! ```
 
 use std::collections::BTreeMap;
@@ -30,12 +33,16 @@ impl Budgets {
             )
         })?;
         for (chip, kernels) in &chips {
-            for (kernel, budget) in kernels {
+            for (key, budget) in kernels {
+                let kernel = key.split(' ').next().unwrap_or_default();
                 if kernel.split('/').count() != 3 || kernel.split('/').any(str::is_empty) {
-                    return Err(format!("{}: [{chip}] '{kernel}' is not game/module/entry", path.display()));
+                    return Err(format!(
+                        "{}: [{chip}] '{key}' is not game/module/entry, with a configuration after a space or none",
+                        path.display()
+                    ));
                 }
                 if *budget == 0 {
-                    return Err(format!("{}: [{chip}] '{kernel}' has a budget of 0 VGPRs", path.display()));
+                    return Err(format!("{}: [{chip}] '{key}' has a budget of 0 VGPRs", path.display()));
                 }
             }
         }
@@ -53,14 +60,36 @@ impl Budgets {
                 // asked for none of the file's chips checked nothing.
                 continue;
             };
-            for (kernel, budget) in kernels {
-                let rows: Vec<_> = report.kernels.iter().filter(|row| &row.kernel() == kernel).collect();
-                if rows.is_empty() {
-                    return Err(format!("{}: [{chip}] names '{kernel}', which no module holds", self.path.display()));
+            let split = |key: &str| {
+                let (kernel, configuration) = key.split_once(' ').unwrap_or((key, ""));
+                (kernel.to_owned(), configuration.to_owned())
+            };
+            for key in kernels.keys() {
+                let (kernel, configuration) = split(key);
+                if !report
+                    .kernels
+                    .iter()
+                    .any(|row| row.kernel() == kernel && row.configuration.starts_with(&configuration))
+                {
+                    return Err(format!("{}: [{chip}] names '{key}', which no module holds", self.path.display()));
                 }
-                for row in rows.into_iter().filter(|row| row.vgprs() > *budget) {
+            }
+            for row in &report.kernels {
+                // The most specific key for this row: its kernel, the longest configuration start.
+                let budget = kernels
+                    .iter()
+                    .map(|(key, budget)| (split(key), budget))
+                    .filter(|((kernel, configuration), _)| {
+                        *kernel == row.kernel() && row.configuration.starts_with(configuration.as_str())
+                    })
+                    .max_by_key(|((_, configuration), _)| configuration.len());
+                if let Some(((_, configuration), &budget)) = budget
+                    && row.vgprs() > budget
+                {
+                    let rule = if configuration.is_empty() { String::new() } else { format!(" for {configuration}") };
                     breaches.push(format!(
-                        "{chip} {kernel} ({}) holds {} VGPRs, over its budget of {budget}",
+                        "{chip} {} ({}) holds {} VGPRs, over its budget{rule} of {budget}",
+                        row.kernel(),
                         row.configuration,
                         row.vgprs()
                     ));

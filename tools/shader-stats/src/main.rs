@@ -66,6 +66,10 @@ struct Arguments {
     /// resolve as in embedded shaders); its pipelines are built with runtime checks off, as the perft kernels are.
     #[arg(long, value_name = "FILE")]
     wgsl: Option<PathBuf>,
+    /// The chess library build a `--wgsl` file is composed with: a slider algorithm and bitboard
+    /// representation as `gpu-movegen info` names them (kogge-stone/u64, magic/u32x2, ...).
+    #[arg(long, value_name = "BUILD", default_value = "kogge-stone/u32x2")]
+    build: String,
     /// Write each kernel's internal representations (NIR, ACO's IR and assembly) into this folder, one file per
     /// chip and kernel.
     #[arg(long, value_name = "FOLDER")]
@@ -213,7 +217,7 @@ fn run_worker(chip: &str, manifest: &std::path::Path, arguments: &Arguments) -> 
         command.args(["--filter", filter]);
     }
     if let Some(file) = &arguments.wgsl {
-        command.arg("--wgsl").arg(file);
+        command.arg("--wgsl").arg(file).args(["--build", &arguments.build]);
     }
     if let Some(folder) = &arguments.isa {
         command.arg("--isa").arg(folder);
@@ -262,12 +266,17 @@ const WORKER_ERROR: &str = "gpu-shader-stats worker: ";
 
 /// A WGSL file of the caller's as a module: composed with the library
 /// where it imports from it, built as the perft kernels are (checks off).
-fn file_module(path: &std::path::Path) -> Result<catalog::KernelModule, String> {
+fn file_module(path: &std::path::Path, build: &str) -> Result<catalog::KernelModule, String> {
     use gpu_movegen::chess::gpu::embed;
     use gpu_movegen::gpu::reflect::{RuntimeChecks, reflect};
+    let variants = catalog::chess_shader_variants();
+    let Some(variant) = variants.iter().copied().find(|variant| variant.name() == build) else {
+        let names: Vec<String> = variants.iter().map(|variant| variant.name()).collect();
+        return Err(format!("no chess build '{build}'; the builds: {}", names.join(", ")));
+    };
     let source = std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
     let shader = if source.contains("#import") {
-        embed::compose(&source, embed::EmbedOptions::default())
+        embed::compose(&source, embed::EmbedOptions { variant, ..Default::default() })
     } else {
         reflect(source)
     }
@@ -275,7 +284,7 @@ fn file_module(path: &std::path::Path) -> Result<catalog::KernelModule, String> 
     Ok(catalog::KernelModule {
         game: "file",
         module: path.file_stem().and_then(|stem| stem.to_str()).unwrap_or("file").to_owned(),
-        configuration: "checks-off".to_owned(),
+        configuration: format!("{build} checks-off"),
         shader,
         runtime_checks: RuntimeChecks::Off,
         dynamic_uniforms: false,
@@ -294,7 +303,7 @@ fn mesa_version(driver: &str) -> Option<(u32, u32)> {
 fn compile_all(chip: &str, arguments: &Arguments) -> Result<ChipReport, Failure> {
     // The caller's file first: a mistake in it is theirs, whatever the driver.
     let modules = match &arguments.wgsl {
-        Some(path) => vec![file_module(path).map_err(Failure::input)?],
+        Some(path) => vec![file_module(path, &arguments.build).map_err(Failure::input)?],
         None => {
             let coverage = if arguments.full { Coverage::Full } else { Coverage::Covering };
             catalog::kernel_modules(coverage)

@@ -1,0 +1,136 @@
+// perft_moves.wgsl — the perft engine's move lists: a level's children as
+// (parent slot, move) pairs before any of them is a position.
+//
+// Reads: the arena (perft_memory) through the game's hooks, the pairs, and
+// the parents' roots, multiplicities and states (perft_engine). Writes:
+// pairs, children and their tags, the parents' counts or their roots'
+// totals, fault flags. A pair lives in the words of the arena slot its
+// child would take (the children's range after the level, which the engine
+// keeps free): the parent in the slot's `root_of` word, where the child's
+// tag goes later, and the move in its `scan_data` word, where the child's
+// move count goes later; so a move list needs no memory of its own, and no
+// atomic word is touched per move.
+//
+// A game whose perft module imports this one defines three hooks:
+//   fn perft_write_moves(slot: u32, first: u32)
+//       every legal move of the position in `slot`, through
+//       perft_store_move(first + k, slot, move_word) for the k-th;
+//   fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord
+//       the position after `move_word` from the one in `parent`;
+//   fn perft_pair_leaves(parent: u32, move_word: u32) -> u32
+//       the legal moves of that position;
+// and gets three kernels, one invocation each, POSITION_WORKGROUP per
+// workgroup on the engine's grid: `expand_moves` (per live slot of a
+// level: its moves from its scanned offset), `write_children` (per pair:
+// the child's record in the pair's slot, tagged) and `count_leaves_fused`
+// (per pair: the child's legal moves, to the parent's subtree count with
+// tables or, times the parent's multiplicity, to its root's total). Each
+// kernel holds one of move generation, making a move and counting, never
+// two at once, and lanes of a SIMD group do equal work: one move each.
+
+#import perft_engine
+
+// Stores the pair of move `move_word` of `parent` for child slot `child`;
+// false, with a fault, when the child would fall past the arena.
+fn perft_store_move(child: u32, parent: u32, move_word: u32) -> bool {
+    if child >= parameters.arena_capacity {
+        perft_fault(FAULT_ARENA_OVERFLOW);
+        return false;
+    }
+    root_of[child] = parent;
+    scan_data[child] = move_word;
+    return true;
+}
+
+// The pair stored for `child`: (parent slot, move).
+fn perft_pair(child: u32) -> vec2<u32> {
+    return vec2<u32>(root_of[child], scan_data[child]);
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn expand_moves(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let slot = expand_slot(workgroup, groups, local);
+    if slot != NO_ROOT {
+        perft_write_moves(slot, child_slot(slot));
+    }
+}
+
+// One invocation a pair of `parameters.start..start + count`: the child's
+// record replaces the pair (read first) in its slot, tagged with its parent.
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn write_children(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    if index >= parameters.count {
+        return;
+    }
+    let child = parameters.start + index;
+    let pair = perft_pair(child);
+    perft_store_record(child, perft_child_record(pair.x, pair.y));
+    perft_tag_child(child, pair.x);
+}
+
+// Adds the leaves a parent's run of pairs counted: with tables to the
+// parent's subtree count, and to totals[0] for progress; otherwise, times
+// the parent's multiplicity, to the parent's root's total.
+fn add_parent_leaves(parent: u32, leaves: u32) {
+    if parameters.tables != 0u {
+        add_to_counter(true, parent, vec2<u32>(leaves, 0u));
+        add_to_counter(false, 0u, vec2<u32>(leaves, 0u));
+    } else {
+        add_to_counter(false, root_of[parent], perft_weight(parent, leaves));
+    }
+}
+
+// A pair leaf kernel's result: `count` leaves below the pair of `parent`
+// (NO_ROOT for an invocation without a pair). The pairs of a parent lie
+// together, so the workgroup sums each run of one parent first and reads
+// its multiplicity once (see add_parent_leaves). Every invocation of the
+// workgroup must call it.
+fn perft_pair_result(local: u32, parent: u32, count: u32) {
+    leaf_values[local] = vec2<u32>(count, 0u);
+    leaf_targets[local] = parent;
+    workgroupBarrier();
+    if local == 0u {
+        var run_parent = leaf_targets[0];
+        var run_sum = 0u;
+        for (var index = 0u; index < POSITION_WORKGROUP; index++) {
+            if leaf_targets[index] != run_parent {
+                if run_parent != NO_ROOT {
+                    add_parent_leaves(run_parent, run_sum);
+                }
+                run_parent = leaf_targets[index];
+                run_sum = 0u;
+            }
+            // At most POSITION_WORKGROUP moves of MAX_LEGAL_MOVES leaves: within u32.
+            run_sum += leaf_values[index].x;
+        }
+        if run_parent != NO_ROOT {
+            add_parent_leaves(run_parent, run_sum);
+        }
+    }
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves_fused(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = grid_index(workgroup, groups, local);
+    var parent = NO_ROOT;
+    var count = 0u;
+    if index < parameters.count {
+        let pair = perft_pair(parameters.start + index);
+        parent = pair.x;
+        count = perft_pair_leaves(pair.x, pair.y);
+    }
+    perft_pair_result(local, parent, count);
+}
