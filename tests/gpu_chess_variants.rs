@@ -9,7 +9,7 @@ mod common;
 use common::gpu::context;
 use gpu_movegen::chess::gpu::{VariantGpuPerft, VariantKernels, VariantPerftOptions};
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
-use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::{FusedShape, GpuContext};
 use gpu_movegen::suite::parse_suite;
 
 /// Each published suite with its variant (tests/data/variants).
@@ -90,8 +90,9 @@ fn every_published_count_and_two_thousand_random_positions_a_variant() {
 }
 
 /// The engine's other shapes, each on variants whose rules reach far into
-/// the kernels: no table and no merging, and the last ply stored instead of
-/// fused with a table cut to a few bits (entries evicted all the time).
+/// the kernels: no table and no merging, the fused plies one invocation per
+/// move (what a GPU runs) with and without a table, and the last ply stored
+/// instead of fused with a table cut to a few bits (entries evicted all the time).
 #[test]
 fn without_a_table_and_with_stored_leaves_the_counts_stay() {
     let context = context();
@@ -99,6 +100,14 @@ fn without_a_table_and_with_stored_leaves_the_counts_stay() {
         (
             [Variant::Atomic, Variant::Horde],
             VariantPerftOptions { table_bytes: Some(0), merge_transpositions: false, ..Default::default() },
+        ),
+        (
+            [Variant::RacingKings, Variant::ThreeCheck],
+            VariantPerftOptions { table_bytes: Some(0), fused_shape: FusedShape::PerMove, ..Default::default() },
+        ),
+        (
+            [Variant::Crazyhouse, Variant::KingOfTheHill],
+            VariantPerftOptions { fused_shape: FusedShape::PerMove, index_bits: 4, ..Default::default() },
         ),
         (
             [Variant::Crazyhouse, Variant::Antichess],
@@ -117,7 +126,14 @@ fn without_a_table_and_with_stored_leaves_the_counts_stay() {
             let mut gpu = engine(&context, variant, options);
             let counted = gpu.perft(&positions, 3, &mut |_| {}).unwrap();
             for ((position, gpu), cpu) in positions.iter().zip(&counted).zip(&expected) {
-                assert_eq!(gpu, cpu, "{variant} {}: fused {}", position.to_fen(), options.fused_leaves);
+                assert_eq!(
+                    gpu,
+                    cpu,
+                    "{variant} {}: fused {} {:?}",
+                    position.to_fen(),
+                    options.fused_leaves,
+                    options.fused_shape
+                );
             }
         }
     }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::gpu::context;
-use gpu_movegen::gpu::perft::PerftOptions;
+use gpu_movegen::gpu::perft::{FusedShape, PerftOptions};
 use gpu_movegen::shogi::Position;
 use gpu_movegen::shogi::gpu::layout::PackedShogiPosition;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, shaders};
@@ -92,11 +92,16 @@ fn pawn_drops_that_might_mate_count_as_on_the_cpu() {
 fn small_arenas_stay_exact() {
     let context = context();
     let start = Position::start();
-    // Both leaf shapes, each in an arena small enough to split a level.
-    for (arena, fused_leaves, depth, nodes) in [(2_500, false, 4, 719_731), (5_000, true, 5, 19_861_490)] {
-        let options = PerftOptions { arena_positions: Some(arena), fused_leaves, ..Default::default() };
+    // Every leaf shape (stored, fused per position and per move), each in
+    // an arena small enough to split a level.
+    for (arena, fused_leaves, fused_shape, depth, nodes) in [
+        (2_500, false, FusedShape::Auto, 4, 719_731),
+        (5_000, true, FusedShape::PerPosition, 5, 19_861_490),
+        (5_000, true, FusedShape::PerMove, 5, 19_861_490),
+    ] {
+        let options = PerftOptions { arena_positions: Some(arena), fused_leaves, fused_shape, ..Default::default() };
         let mut gpu = ShogiGpuPerft::with_options(&context, options).unwrap();
-        assert_eq!(gpu.perft(&[start], depth, &mut |_| {}).unwrap(), [nodes], "{arena} {fused_leaves}");
+        assert_eq!(gpu.perft(&[start], depth, &mut |_| {}).unwrap(), [nodes], "{arena} {fused_leaves} {fused_shape:?}");
         assert!(gpu.statistics().split_levels > 0, "{arena}: {:?}", gpu.statistics());
     }
 }

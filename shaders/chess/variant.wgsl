@@ -481,7 +481,14 @@ fn variant_keeps(position: VariantPosition, step: MoveStep, captures_only: bool)
         return atomic_is_legal(position, step);
     }
     if VARIANT == VARIANT_RACING_KINGS {
-        return !side_in_check(play_step(position.board, step));
+        // Played on the packed planes: the child's side to move, the other
+        // side, must not be in check.
+        let child = play_move_word(pack_position(position.board),
+            move_word(step.from_square, step.to_square, step.piece, step.promotion));
+        let them = child.state & 1u;
+        let king = bitboard_first(packed_kings(child) & packed_color(child, them));
+        return king == NO_SQUARE
+            || bitboard_is_empty(packed_attackers_to(child, king, 1u - them, packed_occupied(child)));
     }
     return true;
 }

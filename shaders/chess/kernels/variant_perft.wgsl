@@ -6,15 +6,18 @@
 // (`scan_data`), children in the arena, 64-bit totals per root, fault flags
 // (FAULT_INVALID_POSITION for a royal side to move without its king,
 // FAULT_ARENA_OVERFLOW for a child past the arena).
-// One invocation per arena position, POSITION_WORKGROUP per workgroup on the
-// engine's two-dimensional grid: `expand` writes every legal child in the
-// order of the variant's walk (variant.wgsl); `count_leaves_fused` plays each
-// move and adds the child's legal move count. The engine module brings
-// `count_moves` and the scan, which ask `perft_move_count` here. The variant
-// is the composed module's constant VARIANT.
+// The engine's move lists (common/perft_moves.wgsl) bring the kernels that
+// expand a level (`expand_moves`, one invocation per position: its legal
+// moves, in the order of the variant's walk (variant.wgsl), as words;
+// `write_children`, one per move: the child) and count the last two plies
+// one invocation per move (`count_leaves_fused`: the child's legal moves).
+// On a software adapter `count_leaves_looped` counts them instead, one
+// invocation per position playing each of its moves in turn. The engine
+// module brings `count_moves` and the scan, which ask `perft_move_count`
+// here. The variant is the composed module's constant VARIANT.
 
 #import variant
-#import perft_engine
+#import perft_moves
 
 alias PerftRecord = PackedVariantPosition;
 
@@ -87,36 +90,37 @@ fn perft_move_count(slot: u32) -> u32 {
     return variant_move_count(arena_variant(slot));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn expand(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let slot = expand_slot(workgroup, groups, local);
-    if slot == NO_ROOT {
-        return;
-    }
+// A move word of the move lists (move_word in movegen.wgsl) as the walk's
+// step; a drop is a step from its own square.
+fn step_of_word(word: u32) -> MoveStep {
+    return move_step(word & 63u, (word >> 6u) & 63u, (word >> 12u) & 7u, (word >> 15u) & 7u);
+}
+
+// The move lists' hooks (common/perft_moves.wgsl).
+fn perft_write_moves(slot: u32, first: u32) {
     let position = arena_variant(slot);
-    var output = child_slot(slot);
+    var output = first;
     var walk = variant_walk_begin(position);
     loop {
         let step = variant_walk_next(position, &walk);
         if step.from_square == NO_SQUARE {
             break;
         }
-        if output >= parameters.arena_capacity {
-            perft_fault(FAULT_ARENA_OVERFLOW);
-            return;
-        }
-        perft_store_record(output, pack_variant(variant_make_move(position, step)));
-        perft_tag_child(output, slot);
+        perft_store_move(output, slot, move_word(step.from_square, step.to_square, step.piece, step.promotion));
         output += 1u;
     }
 }
 
+fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
+    return pack_variant(variant_make_move(unpack_variant(perft_record(parent)), step_of_word(move_word)));
+}
+
+fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
+    return variant_move_count(variant_make_move(unpack_variant(perft_record(parent)), step_of_word(move_word)));
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
+fn count_leaves_looped(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,

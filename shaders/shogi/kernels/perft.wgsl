@@ -5,50 +5,63 @@
 // parameters). Writes: move counts (`scan_data`), children in the arena,
 // 64-bit totals per root, fault flags (FAULT_INVALID_POSITION for a side to
 // move without a king, FAULT_ARENA_OVERFLOW for a child past the arena).
-// One invocation per arena position, POSITION_WORKGROUP per workgroup:
-// `expand` writes every legal child tagged with the root. The engine module
-// brings `count_moves` (stored counts or last-ply totals) and the scan,
-// which ask `perft_move_count` here for a position's legal move count.
-// `count_leaves_fused` counts the last two plies at once: `for_each_child`
-// hands each child to `emit`, which adds the child's legal move count
-// instead of storing it.
+// The engine's move lists (common/perft_moves.wgsl) bring the kernels that
+// expand a level (`expand_moves`, one invocation per position: its legal
+// moves as words; `write_children`, one per move: the child) and count the
+// last two plies one invocation per move (`count_leaves_fused`: the child's
+// legal moves). `count_leaves_looped` counts them one invocation per
+// position instead: `for_each_move` hands each move to `emit`, which adds
+// the child's legal move count instead of storing the move. The engine
+// module brings `count_moves` (stored counts or last-ply totals) and the
+// scan, which ask `perft_move_count` here for a position's legal move count.
 
 #import shogi_movegen
-#import perft_engine
+#import perft_moves
 
 alias PerftRecord = PackedShogiPosition;
 
-// Where `for_each_child` puts its children, per invocation; or, when
-// `emit_counting`, the sum of their legal move counts.
+// Where `for_each_move` puts its moves, per invocation; or, when
+// `emit_counting`, the sum of their children's legal move counts.
 var<private> emit_slot: u32;
 var<private> emit_parent: u32;
 var<private> emit_counting: bool;
 var<private> emit_count: u32;
 
-fn emit(child: ShogiPosition) {
+// A move word of the move lists: from-square (bits 0-6; SHOGI_DROP for a
+// drop from the hand), to-square (7-13), kind (14-17), promotion (18).
+const SHOGI_DROP: u32 = 127u;
+
+fn shogi_move_word(from_square: u32, to: u32, kind: u32, promote: bool) -> u32 {
+    let from_bits = select(from_square, SHOGI_DROP, from_square == SHOGI_NO_SQUARE);
+    return from_bits | (to << 7u) | (kind << 14u) | (select(0u, 1u, promote) << 18u);
+}
+
+// The child of `position` after the move `word`.
+fn shogi_play_word(position: ShogiPosition, word: u32) -> ShogiPosition {
+    let from_bits = word & 127u;
+    let from_square = select(from_bits, SHOGI_NO_SQUARE, from_bits == SHOGI_DROP);
+    return shogi_make_move(position, from_square, (word >> 7u) & 127u, (word >> 14u) & 15u, ((word >> 18u) & 1u) != 0u);
+}
+
+fn emit(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) {
     if emit_counting {
-        emit_count += shogi_legal_move_count(child);
+        emit_count += shogi_legal_move_count(shogi_make_move(position, from_square, to, kind, promote));
         return;
     }
-    if emit_slot >= parameters.arena_capacity {
-        perft_fault(FAULT_ARENA_OVERFLOW);
-        return;
-    }
-    perft_store_record(emit_slot, shogi_pack(child));
-    perft_tag_child(emit_slot, emit_parent);
+    perft_store_move(emit_slot, emit_parent, shogi_move_word(from_square, to, kind, promote));
     emit_slot += 1u;
 }
 
-// Every legal child of `position`, in the order of Position::legal_moves on
+// Every legal move of `position`, in the order of Position::legal_moves on
 // the CPU (board moves by kind, from-square, destination, promotion first;
 // then drops by kind and square), handed to `emit`. Every move is legal by
 // the masks (`shogi_masks`, the king's tested steps, the mating pawn drop
 // decided once), so none is played out to test it. Board moves and drops
 // share one loop nest with one call of `emit`: a driver inlines `emit` (and
-// in `count_leaves_fused` the legal move count inside it) at every call
+// in `count_leaves_looped` the legal move count inside it) at every call
 // site, and two sites took lavapipe minutes to compile where one takes a
 // second.
-fn for_each_child(position: ShogiPosition) {
+fn for_each_move(position: ShogiPosition) {
     let us = position.side_to_move;
     let occupied = shogi_occupied(position);
     let masks = shogi_masks(position);
@@ -82,7 +95,7 @@ fn for_each_child(position: ShogiPosition) {
                     // A drop never promotes; a board move promotes or not where the rules allow.
                     let allowed = select(promotion_choice_allowed(kind, us, from_square, to, promote), !promote, dropping);
                     if allowed {
-                        emit(shogi_make_move(position, from_square, to, kind, promote));
+                        emit(position, from_square, to, kind, promote);
                     }
                 }
             }
@@ -144,27 +157,28 @@ fn perft_move_count(slot: u32) -> u32 {
     return shogi_legal_move_count(arena_position(slot));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn expand(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let slot = expand_slot(workgroup, groups, local);
-    if slot == NO_ROOT {
-        return;
-    }
+// The move lists' hooks (common/perft_moves.wgsl).
+fn perft_write_moves(slot: u32, first: u32) {
     let position = arena_position(slot);
     if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
         return;
     }
-    emit_slot = child_slot(slot);
+    emit_slot = first;
     emit_parent = slot;
-    for_each_child(position);
+    emit_counting = false;
+    for_each_move(position);
+}
+
+fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
+    return shogi_pack(shogi_play_word(shogi_unpack(perft_record(parent)), move_word));
+}
+
+fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
+    return shogi_legal_move_count(shogi_play_word(shogi_unpack(perft_record(parent)), move_word));
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
+fn count_leaves_looped(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
@@ -176,7 +190,7 @@ fn count_leaves_fused(
         emit_counting = true;
         emit_count = 0u;
         if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
-            for_each_child(position);
+            for_each_move(position);
         }
     }
     perft_leaf_result(local, leaf, emit_count);
