@@ -16,9 +16,9 @@ use crate::chess::sliders::SliderAlgorithm;
 use crate::chess::variant::Variant;
 use crate::go::gpu::perft::{BoardSize, GoGame};
 use crate::go::gpu::shaders as go_shaders;
-use crate::gpu::GpuError;
-use crate::gpu::perft::{MemoryLayout, PerftGame, memory_module};
+use crate::gpu::perft::{FusedShape, MemoryLayout, PerftGame, memory_module};
 use crate::gpu::reflect::{ComposedShader, RuntimeChecks, reflect};
+use crate::gpu::{GpuContext, GpuError};
 use crate::shogi::gpu::layout::BoardWords;
 use crate::shogi::gpu::perft::ShogiGame;
 use crate::shogi::gpu::shaders as shogi_shaders;
@@ -221,4 +221,97 @@ fn batch_module(
         runtime_checks: RuntimeChecks::On,
         dynamic_uniforms: false,
     }
+}
+
+/// What one game's perft engine runs on a device by default, and why: for
+/// `gpu-movegen info --kernels`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelChoice {
+    /// The game.
+    pub game: &'static str,
+    /// The build of its kernels (slider algorithm and bitboards, board layout).
+    pub build: String,
+    /// Why that build.
+    pub build_reason: String,
+    /// The kernels a count to depth 3 or more dispatches, level by level.
+    pub kernels: Vec<&'static str>,
+    /// Why the last two plies run as they do.
+    pub leaf_reason: String,
+}
+
+/// The default choices of every game's perft engine on `context`'s device:
+/// the builds the adapter table and the device's features give, and the
+/// leaf shape its kind gives (see [`FusedShape`]).
+pub fn default_choices(context: &GpuContext) -> Vec<KernelChoice> {
+    let software = context.is_software();
+    let default = crate::chess::gpu::adapter_default(context.adapter_info.as_ref());
+    let int64 = context.device.features().contains(wgpu::Features::SHADER_INT64);
+    let chess_build = ShaderVariant { slider: default.slider, native_u64: default.native_u64 && int64 };
+    let build_reason = if default.native_u64 && !int64 {
+        format!("{}; u32 pairs, since this device lacks SHADER_INT64", default.source)
+    } else {
+        default.source.to_owned()
+    };
+    let fused = |shape: FusedShape| -> (Vec<&'static str>, String) {
+        let expand = vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children"];
+        match shape.resolve(software) {
+            FusedShape::PerPosition => (
+                [expand, vec!["count_leaves_looped"]].concat(),
+                "one invocation per position, looping over its moves: a software adapter runs the kernels on \
+                 CPU cores, where a loop shares each invocation's fixed cost"
+                    .to_owned(),
+            ),
+            _ => (
+                [expand.clone(), vec!["count_moves", "scan_blocks", "expand_moves", "count_leaves_fused"]].concat(),
+                "one invocation per move of the last stored level's move list: no kernel holds move generation \
+                 and counting at once (fewer registers, more threads resident), and every lane \
+                 of a SIMD group plays one move"
+                    .to_owned(),
+            ),
+        }
+    };
+    let (chess_kernels, chess_leaves) = fused(FusedShape::Auto);
+    let shogi_fused = crate::shogi::gpu::fused_leaves_suit(context);
+    let (shogi_kernels, shogi_leaves) = if shogi_fused {
+        fused(FusedShape::Auto)
+    } else {
+        (
+            vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children", "count_moves"],
+            "the last level stored and counted one ply per position: on a software adapter the fused Shogi \
+             kernels take longer to compile than they save"
+                .to_owned(),
+        )
+    };
+    vec![
+        KernelChoice {
+            game: "chess",
+            build: chess_build.name(),
+            build_reason: build_reason.clone(),
+            kernels: chess_kernels.clone(),
+            leaf_reason: chess_leaves.clone(),
+        },
+        KernelChoice {
+            game: "variants",
+            build: chess_build.name(),
+            build_reason,
+            kernels: chess_kernels.clone(),
+            leaf_reason: chess_leaves.clone(),
+        },
+        KernelChoice {
+            game: "shogi",
+            build: board_words_name(BoardWords::default()).to_owned(),
+            build_reason: "the u128's bits in order: within noise of three ranks to a word on lavapipe, and its \
+                           square-to-word arithmetic is a shift, not a division (BENCHMARKS.md)"
+                .to_owned(),
+            kernels: shogi_kernels,
+            leaf_reason: shogi_leaves,
+        },
+        KernelChoice {
+            game: "go",
+            build: "one module per board size".to_owned(),
+            build_reason: "a bitmap's words are a constant of the module".to_owned(),
+            kernels: chess_kernels,
+            leaf_reason: chess_leaves,
+        },
+    ]
 }

@@ -38,7 +38,11 @@ enum Command {
     /// Run the GPU kernels and the CPU reference on the same positions and compare every move bitboard.
     Verify(VerifyArgs),
     /// List the GPU adapters, the one chosen, its limits and features.
-    Info,
+    Info {
+        /// Also say which kernels each game's perft runs on this GPU, in which build and leaf shape, and why.
+        #[arg(long)]
+        kernels: bool,
+    },
     /// The interface of the perftree debugging tool: DEPTH FEN [MOVES].
     Perftree {
         /// Depth below the position reached by MOVES (1 to 64).
@@ -115,7 +119,7 @@ fn main() -> ExitCode {
         Command::Perft(command) => cli::chess::run_perft_command(command),
         Command::Unique(arguments) => cli::unique::run_unique(arguments),
         Command::Verify(arguments) => cli::chess::run_verify(arguments),
-        Command::Info => cli::info::run_info(),
+        Command::Info { kernels } => cli::info::run_info(kernels),
         Command::Perftree { depth, fen, moves, backend, chess960, shaders } => {
             cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, chess960, shaders)
         }

@@ -212,6 +212,32 @@ fn info_names_the_chosen_adapter_and_its_limits_and_runs_the_self_test_once() {
     std::fs::remove_dir_all(cache).unwrap();
 }
 
+/// `info --kernels` says, per game, which kernels perft dispatches on this
+/// device and why: on lavapipe, a software adapter, the last two plies one
+/// invocation per position (Shogi's last level stored), and where to find
+/// the registers.
+#[test]
+fn info_kernels_names_each_games_kernels_and_why() {
+    let output = run(&["info", "--kernels"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let section = &text[text.find("kernels (perft").unwrap_or_else(|| panic!("no kernels section in:\n{text}"))..];
+    for needle in [
+        "  chess: build kogge-stone/u64 (measured on lavapipe",
+        "  variants: build ",
+        "  shogi: build full-words",
+        "  go: build ",
+        "count_leaves_looped",
+        "software adapter",
+        "scripts/gpu-shader-stats",
+    ] {
+        assert!(section.contains(needle), "{needle} missing from:\n{section}");
+    }
+    assert!(!section.contains("count_leaves_fused"), "{section}");
+    // Without the flag the section is left out.
+    assert!(!stdout(&run(&["info"])).contains("kernels (perft"));
+}
+
 /// GPU_MOVEGEN_CPU_SLIDERS chooses the CPU engine's slider path for a whole
 /// process; every choice counts exactly and says which path it took, and
 /// an unknown one falls back to the automatic choice.

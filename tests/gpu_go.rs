@@ -13,7 +13,7 @@ use gpu_movegen::go::gpu::{
 use gpu_movegen::go::perft::perft;
 use gpu_movegen::go::playout::{playouts, random_positions};
 use gpu_movegen::go::{PlayoutResult, Position};
-use gpu_movegen::gpu::GpuError;
+use gpu_movegen::gpu::{FusedShape, GpuError};
 
 #[test]
 fn every_size_composes_and_the_record_matches_its_rust_twin() {
@@ -88,13 +88,15 @@ fn gpu_perft_matches_the_published_counts() {
 #[test]
 fn gpu_perft_equals_the_cpu_on_random_positions() {
     let context = context();
-    // Asking for the fused shape changes nothing: Go always stores the last level.
+    // Every shape of the last two plies: stored, fused per position, fused per move.
     let positions: Vec<Position> = random_positions(7, 400, 11).unwrap().into_iter().step_by(4).collect();
     let cpu: Vec<u64> = positions.iter().map(|position| perft(position, 3)).collect();
-    for fused_leaves in [true, false] {
-        let options = GoPerftOptions { variant: BoardSize(7), fused_leaves, ..Default::default() };
+    for (fused_leaves, fused_shape) in
+        [(true, FusedShape::PerPosition), (true, FusedShape::PerMove), (false, FusedShape::Auto)]
+    {
+        let options = GoPerftOptions { variant: BoardSize(7), fused_leaves, fused_shape, ..Default::default() };
         let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
-        assert_eq!(gpu.perft(&positions, 3, &mut |_| {}).unwrap(), cpu, "fused leaves {fused_leaves}");
+        assert_eq!(gpu.perft(&positions, 3, &mut |_| {}).unwrap(), cpu, "fused leaves {fused_leaves} {fused_shape:?}");
     }
 }
 

@@ -340,8 +340,10 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
         reflected.entry_points.iter().map(|entry| (entry.name.clone(), entry.workgroup_size)).collect();
     for (name, size) in [
         ("count_moves", engine::POSITION_WORKGROUP),
-        ("expand", engine::POSITION_WORKGROUP),
+        ("expand_moves", engine::POSITION_WORKGROUP),
+        ("write_children", engine::POSITION_WORKGROUP),
         ("count_leaves_fused", engine::POSITION_WORKGROUP),
+        ("count_leaves_looped", engine::POSITION_WORKGROUP),
         ("merge_duplicates", engine::POSITION_WORKGROUP),
         ("dedupe_level", engine::POSITION_WORKGROUP),
         ("reduce_level", engine::POSITION_WORKGROUP),

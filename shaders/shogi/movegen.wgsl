@@ -6,7 +6,7 @@
 // from each square through each other), uploaded from Rust. Writes:
 // nothing. Library only: the kernels call it, one position per invocation.
 //
-// Legality comes from masks, as on the CPU: the checkers and the pinned
+// Legality comes from masks, as on the CPU: the checks and the pinned
 // pieces (`shogi_masks`) say where each piece may go, and only the king's
 // own steps are tested square by square. The one move whose legality needs
 // the reply is a pawn drop straight in front of the enemy king (uchifuzume
@@ -94,72 +94,78 @@ fn shogi_attacks(kind: u32, color: u32, square: u32, occupied: Board81) -> Board
     return attacks;
 }
 
-// The pieces the attack tests look for, both colours, decoded from the
-// record's code planes once per position and passed to every test: a
-// test runs inside loops, and decoding there multiplied its code.
-struct ShogiAttackers {
-    pawns: Board81,
-    knights: Board81,
-    silvers: Board81,
-    // Golds and the four kinds that move like one.
-    golds: Board81,
-    // Kings, horses and dragons: they step to all eight neighbours.
-    kings: Board81,
-    lances: Board81,
-    // Bishops and horses; rooks and dragons.
-    diagonal: Board81,
-    straight: Board81,
-    black: Board81,
-    white: Board81,
-}
+// The sets the attack tests look for (either colour), each derived from the
+// four code planes where a test asks for it (code = kind + 1): a set kept
+// for the whole count would hold four registers a thread through every
+// loop, and ten of them held the count to 120 VGPRs on a GPU compiler.
+// Steppers of one pattern count as one kind: golds with the four kinds that
+// move like one, kings with horses and dragons (all eight neighbours).
+const SHOGI_ATTACK_PAWNS: u32 = 0u;
+const SHOGI_ATTACK_KNIGHTS: u32 = 1u;
+const SHOGI_ATTACK_SILVERS: u32 = 2u;
+const SHOGI_ATTACK_GOLDS: u32 = 3u;
+const SHOGI_ATTACK_KINGS: u32 = 4u;
+const SHOGI_ATTACK_LANCES: u32 = 5u;
+// Bishops and horses; rooks and dragons.
+const SHOGI_ATTACK_DIAGONAL: u32 = 6u;
+const SHOGI_ATTACK_STRAIGHT: u32 = 7u;
 
-fn shogi_attackers(position: ShogiPosition) -> ShogiAttackers {
-    var sets: ShogiAttackers;
-    sets.pawns = shogi_kind_set(position, SHOGI_PAWN);
-    sets.knights = shogi_kind_set(position, SHOGI_KNIGHT);
-    sets.silvers = shogi_kind_set(position, SHOGI_SILVER);
-    sets.golds = shogi_kind_set(position, SHOGI_GOLD) | shogi_kind_set(position, SHOGI_PRO_PAWN)
-        | shogi_kind_set(position, SHOGI_PRO_LANCE) | shogi_kind_set(position, SHOGI_PRO_KNIGHT)
-        | shogi_kind_set(position, SHOGI_PRO_SILVER);
-    sets.kings = shogi_kind_set(position, SHOGI_KING) | shogi_kind_set(position, SHOGI_HORSE)
-        | shogi_kind_set(position, SHOGI_DRAGON);
-    sets.lances = shogi_kind_set(position, SHOGI_LANCE);
-    sets.diagonal = shogi_kind_set(position, SHOGI_BISHOP) | shogi_kind_set(position, SHOGI_HORSE);
-    sets.straight = shogi_kind_set(position, SHOGI_ROOK) | shogi_kind_set(position, SHOGI_DRAGON);
-    sets.black = position.black;
-    sets.white = position.white;
-    return sets;
+// The squares of one of those sets, by Boolean formulas over the planes
+// (c3 c2 c1 c0, the code's bits): pawn 0001, knight 0011, silver 0100,
+// gold 0101 with promoted pawn to silver 1001..1100, king 1000 with horse
+// 1101 and dragon 1110, lance 0010, bishop 0110, rook 0111.
+fn shogi_attack_set(position: ShogiPosition, which: u32) -> Board81 {
+    let c0 = position.code0;
+    let c1 = position.code1;
+    let c2 = position.code2;
+    let c3 = position.code3;
+    let low = board81_not(c3);
+    switch which {
+        case 0u: { return low & board81_not(c2 | c1) & c0; }
+        case 1u: { return low & board81_not(c2) & c1 & c0; }
+        case 2u: { return low & c2 & board81_not(c1 | c0); }
+        case 3u: {
+            return (low & c2 & board81_not(c1) & c0) | (c3 & board81_not(c2) & (c1 | c0))
+                | (c3 & c2 & board81_not(c1 | c0));
+        }
+        case 4u: { return c3 & ((board81_not(c2 | c1 | c0)) | (c2 & (c1 ^ c0))); }
+        case 5u: { return low & board81_not(c2) & c1 & board81_not(c0); }
+        case 6u: { return (low & c2 & c1 & board81_not(c0)) | (c3 & c2 & board81_not(c1) & c0); }
+        default: { return (low & c2 & c1 & c0) | (c3 & c2 & c1 & board81_not(c0)); }
+    }
 }
 
 // The pieces of `by` that step onto `square`: each kind seen from the
 // square as the other colour's piece. One table read in a loop over the
 // five stepping kinds: every read site inlined is dear to compile.
-fn step_attackers_to(sets: ShogiAttackers, square: u32, by: u32) -> Board81 {
+fn step_attackers_to(position: ShogiPosition, square: u32, by: u32) -> Board81 {
     let other = 1u - by;
     var attackers = BOARD81_EMPTY;
     for (var index = 0u; index < shogi_loop_bound(5u); index++) {
-        // Pawn, knight, silver, gold, king: kinds 0, 2, 3, 4, 7.
+        // Pawn, knight, silver, gold, king: kinds 0, 2, 3, 4, 7, and the
+        // attack sets of the same index.
         let kind = select(select(index + 1u, SHOGI_KING, index == 4u), SHOGI_PAWN, index == 0u);
-        var pieces = select(select(sets.silvers, sets.golds, index == 3u), sets.kings, index == 4u);
-        pieces = select(select(pieces, sets.knights, index == 1u), sets.pawns, index == 0u);
-        attackers = attackers | (step_attacks(kind, other, square) & pieces);
+        attackers = attackers | (step_attacks(kind, other, square) & shogi_attack_set(position, index));
     }
-    return attackers & select(sets.black, sets.white, by == SHOGI_WHITE);
+    return attackers & shogi_color_set(position, by);
 }
 
 // The sliders of `by` that attack a square along `direction` from it: a
 // lance of `by` along the ray the other colour's lance would move along.
-fn sliders_along(sets: ShogiAttackers, direction: u32, by: u32) -> Board81 {
+fn sliders_along(position: ShogiPosition, direction: u32, by: u32) -> Board81 {
     let lance_direction = select(NORTH, SOUTH, by == SHOGI_BLACK);
-    let lances = select(BOARD81_EMPTY, sets.lances, direction == lance_direction);
-    return select(sets.straight | lances, sets.diagonal, direction >= 4u) & select(sets.black, sets.white, by == SHOGI_WHITE);
+    var sliders = shogi_attack_set(position, select(SHOGI_ATTACK_STRAIGHT, SHOGI_ATTACK_DIAGONAL, direction >= 4u));
+    if direction == lance_direction {
+        sliders = sliders | shogi_attack_set(position, SHOGI_ATTACK_LANCES);
+    }
+    return sliders & shogi_color_set(position, by);
 }
 
 // The pieces of `by` attacking `square`, with `occupied` blocking sliders.
-fn shogi_attackers_to(sets: ShogiAttackers, square: u32, by: u32, occupied: Board81) -> Board81 {
-    var attackers = step_attackers_to(sets, square, by);
+fn shogi_attackers_to(position: ShogiPosition, square: u32, by: u32, occupied: Board81) -> Board81 {
+    var attackers = step_attackers_to(position, square, by);
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders_along(sets, direction, by));
+        attackers = attackers | (ray_attacks(square, direction, occupied) & sliders_along(position, direction, by));
     }
     return attackers;
 }
@@ -173,7 +179,9 @@ fn shogi_king(position: ShogiPosition, color: u32) -> u32 {
 // and its pinned pieces (each may move only along `line_from(king, it)`).
 struct ShogiMasks {
     king: u32,
-    checkers: Board81,
+    // How many pieces give check (the set itself is not kept: four
+    // registers through every loop of the count).
+    checks: u32,
     targets: Board81,
     drop_targets: Board81,
     pinned: Board81,
@@ -187,32 +195,32 @@ fn shogi_masks(position: ShogiPosition) -> ShogiMasks {
     let them = 1u - us;
     let occupied = shogi_occupied(position);
     let ours = shogi_color_set(position, us);
-    let sets = shogi_attackers(position);
     var masks: ShogiMasks;
     masks.king = shogi_king(position, us);
-    masks.checkers = step_attackers_to(sets, masks.king, them);
+    var checkers = step_attackers_to(position, masks.king, them);
     masks.pinned = BOARD81_EMPTY;
     for (var direction = 0u; direction < shogi_loop_bound(8u); direction++) {
-        let sliders = sliders_along(sets, direction, them);
+        let sliders = sliders_along(position, direction, them);
         let first = ray_attacks(masks.king, direction, occupied) & occupied;
         let beyond = ray_attacks(min(board81_first(first), 80u), direction, occupied) & occupied;
         let shielded = !board81_is_empty(first & ours) && !board81_is_empty(beyond & sliders);
-        masks.checkers = masks.checkers | (first & sliders);
+        checkers = checkers | (first & sliders);
         masks.pinned = masks.pinned | select(BOARD81_EMPTY, first, shielded);
     }
     masks.targets = board81_not(ours);
     masks.drop_targets = board81_not(occupied);
-    if board81_count(masks.checkers) == 1u {
-        let checker = board81_first(masks.checkers);
+    masks.checks = board81_count(checkers);
+    if masks.checks == 1u {
+        let checker = board81_first(checkers);
         let between = line_from(masks.king, checker) & line_from(checker, masks.king);
-        masks.targets = masks.targets & (between | masks.checkers);
+        masks.targets = masks.targets & (between | checkers);
         masks.drop_targets = masks.drop_targets & between;
     }
     return masks;
 }
 
 fn double_check(masks: ShogiMasks) -> bool {
-    return board81_count(masks.checkers) > 1u;
+    return masks.checks > 1u;
 }
 
 // Where a piece of the side to move on `square` may go (the king apart).
@@ -227,12 +235,11 @@ fn king_destinations(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
     let us = position.side_to_move;
     let lifted = shogi_occupied(position) & board81_not(board81_from_square(masks.king));
     var candidates = step_attacks(SHOGI_KING, us, masks.king) & board81_not(shogi_color_set(position, us));
-    let sets = shogi_attackers(position);
     var safe = BOARD81_EMPTY;
     while !board81_is_empty(candidates) {
         let square = board81_first(candidates);
         candidates = board81_without_first(candidates);
-        if board81_is_empty(shogi_attackers_to(sets, square, 1u - us, lifted)) {
+        if board81_is_empty(shogi_attackers_to(position, square, 1u - us, lifted)) {
             safe = safe | board81_from_square(square);
         }
     }
@@ -345,7 +352,6 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
     let occupied = shogi_occupied(position) | board81_from_square(to);
     let king_bit = board81_from_square(king);
     let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(position, them));
-    let sets = shogi_attackers(position);
     // One attack test serves both questions, so a driver inlines it once:
     // the first pass finds the pieces that could take the pawn, every later
     // pass tests one answer.
@@ -368,7 +374,7 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
             by = us;
             blockers = occupied & board81_not(select(king_bit, board81_from_square(answer), captures));
         }
-        let attackers = shogi_attackers_to(sets, square, by, blockers);
+        let attackers = shogi_attackers_to(position, square, by, blockers);
         if finding_capturers {
             capturers = attackers & board81_not(king_bit);
             answers = answers | capturers;

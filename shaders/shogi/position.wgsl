@@ -48,7 +48,8 @@ struct ShogiPosition {
     code1: Board81,
     code2: Board81,
     code3: Board81,
-    black: Board81,
+    // White's pieces; Black's are the rest (four registers fewer than a
+    // set of each kept through every loop).
     white: Board81,
     // Each side's hand, packed as in the record (see shogi_hand_shift).
     hands: vec2<u32>,
@@ -89,7 +90,6 @@ fn shogi_unpack(packed: PackedShogiPosition) -> ShogiPosition {
     position.code2 = packed.planes[2];
     position.code3 = packed.planes[3];
     position.white = packed.planes[4];
-    position.black = (packed.planes[0] | packed.planes[1] | packed.planes[2] | packed.planes[3]) & board81_not(packed.planes[4]);
     position.hands = packed.hands;
     position.side_to_move = packed.state & 1u;
     position.move_number = packed.move_number;
@@ -110,11 +110,11 @@ fn shogi_pack(position: ShogiPosition) -> PackedShogiPosition {
 }
 
 fn shogi_occupied(position: ShogiPosition) -> Board81 {
-    return position.black | position.white;
+    return position.code0 | position.code1 | position.code2 | position.code3;
 }
 
 fn shogi_color_set(position: ShogiPosition, color: u32) -> Board81 {
-    return select(position.black, position.white, color == SHOGI_WHITE);
+    return select(shogi_occupied(position) & board81_not(position.white), position.white, color == SHOGI_WHITE);
 }
 
 // The squares holding `kind`, either colour.
@@ -142,8 +142,6 @@ fn shogi_toggle(position: ptr<function, ShogiPosition>, kind: u32, color: u32, b
     (*position).code3 ^= select(BOARD81_EMPTY, bits, (code & 8u) != 0u);
     if color == SHOGI_WHITE {
         (*position).white ^= bits;
-    } else {
-        (*position).black ^= bits;
     }
 }
 

@@ -7,7 +7,7 @@ use gpu_movegen::wgpu;
 
 use super::common::{CliError, auto_prefers_cpu};
 
-pub fn run_info() -> Result<ExitCode, CliError> {
+pub fn run_info(kernels: bool) -> Result<ExitCode, CliError> {
     let mut stdout = std::io::stdout().lock();
     let adapters = gpu_movegen::gpu::list_adapters();
     writeln!(stdout, "adapters ({}):", adapters.len())?;
@@ -74,6 +74,9 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     writeln!(stdout, "  SHADER_INT64: {}", features.contains(wgpu::Features::SHADER_INT64))?;
     writeln!(stdout, "  TIMESTAMP_QUERY: {}", features.contains(wgpu::Features::TIMESTAMP_QUERY))?;
     writeln!(stdout, "  PIPELINE_CACHE: {}", features.contains(wgpu::Features::PIPELINE_CACHE))?;
+    if kernels {
+        write_kernels(&mut stdout, &context)?;
+    }
     stdout.flush()?;
     // Every game's kernels in their default builds; other builds are checked when first used.
     let checks = [
@@ -123,4 +126,21 @@ pub fn run_info() -> Result<ExitCode, CliError> {
     }
     // A device whose results cannot be trusted is a GPU failure for scripts too.
     Ok(if failure.is_none() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+}
+
+/// `info --kernels`: each game's perft kernels on this device, their build
+/// and leaf shape, and why.
+fn write_kernels(stdout: &mut impl std::io::Write, context: &gpu_movegen::gpu::GpuContext) -> Result<(), CliError> {
+    writeln!(stdout, "kernels (perft, as each game's engine runs them here by default):")?;
+    for choice in gpu_movegen::catalog::default_choices(context) {
+        writeln!(stdout, "  {}: build {} ({})", choice.game, choice.build, choice.build_reason)?;
+        writeln!(stdout, "    dispatched: {}", choice.kernels.join(", "))?;
+        writeln!(stdout, "    last two plies: {}", choice.leaf_reason)?;
+    }
+    writeln!(
+        stdout,
+        "  registers, spills and occupancy on a real GPU compiler: scripts/gpu-shader-stats (docs/testing.md); \
+         device time per kernel: perft --profile-kernels"
+    )?;
+    Ok(())
 }

@@ -91,91 +91,63 @@ fn packed_piece_on(position: PackedPosition, square: u32) -> u32 {
     return code;
 }
 
-// One legal move `word` of `position` (in `slot`): stored for child slot
-// `tally` (counting: false), or its child's legal moves added to `tally`
-// (counting: true). Returns the next slot, or the new sum.
-fn visit_move(tally: u32, slot: u32, position: PackedPosition, word: u32, counting: bool) -> u32 {
-    if counting {
-        return tally + legal_move_count_packed(play_move_word(position, word));
-    }
-    perft_store_move(tally, slot, word);
-    return tally + 1u;
-}
-
-// Visits (see visit_move) a move of `piece` from `from_square` to each
-// square of `destinations`. A pawn's move to the last rank is four, one
-// per promotion.
-fn visit_moves(
-    tally: u32,
-    slot: u32,
-    position: PackedPosition,
-    from_square: u32,
-    piece: u32,
-    destinations: Bitboard,
-    counting: bool,
-) -> u32 {
-    var next = tally;
+// Stores a move of `piece` from `from_square` to each square of
+// `destinations` for `slot`, from child slot `output` on; returns the slot
+// after them. A pawn's move to the last rank is four, one per promotion.
+fn store_moves(output: u32, slot: u32, from_square: u32, piece: u32, destinations: Bitboard) -> u32 {
+    var next = output;
     var remaining = destinations;
     while !bitboard_is_empty(remaining) {
         let to_square = bitboard_first(remaining);
         remaining = bitboard_without_first(remaining);
         if piece == PIECE_PAWN && (to_square < 8u || to_square >= 56u) {
             for (var promotion = PIECE_KNIGHT; promotion <= PIECE_QUEEN; promotion++) {
-                next = visit_move(next, slot, position, move_word(from_square, to_square, PIECE_PAWN, promotion),
-                    counting);
+                perft_store_move(next, slot, move_word(from_square, to_square, PIECE_PAWN, promotion));
+                next += 1u;
             }
         } else {
-            next = visit_move(next, slot, position, move_word(from_square, to_square, piece, PIECE_NONE), counting);
+            perft_store_move(next, slot, move_word(from_square, to_square, piece, PIECE_NONE));
+            next += 1u;
         }
     }
     return next;
 }
 
-// Visits the pawn moves landing on `destinations`, each from the square
+// Stores the pawn moves landing on `destinations`, each from the square
 // `shift` squares back towards the side's own ranks (`forward`: white's).
-fn visit_pawn_steps(
-    tally: u32,
-    slot: u32,
-    position: PackedPosition,
-    destinations: Bitboard,
-    shift: u32,
-    forward: bool,
-    counting: bool,
-) -> u32 {
-    var next = tally;
+fn store_pawn_steps(output: u32, slot: u32, destinations: Bitboard, shift: u32, forward: bool) -> u32 {
+    var next = output;
     var remaining = destinations;
     while !bitboard_is_empty(remaining) {
         let to_square = bitboard_first(remaining);
         remaining = bitboard_without_first(remaining);
         let from_square = select(to_square + shift, to_square - shift, forward);
-        next = visit_moves(next, slot, position, from_square, PIECE_PAWN, bitboard_from_square(to_square), counting);
+        next = store_moves(next, slot, from_square, PIECE_PAWN, bitboard_from_square(to_square));
     }
     return next;
 }
 
-// Visits (see visit_move) every legal move of the position in `slot`,
-// `tally` first the child slot of the first move (or the sum so far):
-// set-wise by kind of piece, so that the lanes of a SIMD group run the
-// same code together, in the count's order (legal_move_count_packed): the
-// king, checks and pins, castling, pawns one by one where pinned or able to
-// take en passant, the other pawns by direction, knights, sliders. The
-// order of the moves does not matter to the engine. `counting` is a
-// constant at each call, so a driver keeps one kind of visit in each
-// kernel. Faults for a side to move without a king.
-fn visit_legal_moves(slot: u32, first: u32, counting: bool) -> u32 {
+// The move lists' hook: every legal move of the position in `slot`,
+// stored from child slot `first` on: set-wise by kind of piece, so that
+// the lanes of a SIMD group run the same code together, in the count's
+// order (legal_move_count_packed): the king, checks and pins, castling,
+// pawns one by one where pinned or able to take en passant, the other pawns
+// by direction, knights, sliders. The order of the moves does not matter
+// to the engine. Faults for a side to move without a king.
+fn perft_write_moves(slot: u32, first: u32) {
     let position = perft_record(slot);
     let us = position.state & 1u;
     let them = 1u - us;
     let king = bitboard_first(packed_kings(position) & select(~position.planes[3], position.planes[3], us == BLACK));
     if king == NO_SQUARE {
         perft_fault(FAULT_INVALID_POSITION);
-        return first;
+        return;
     }
     let danger = danger_squares(position, them, king);
     let occupied = packed_occupied(position);
     let ours = packed_color(position, us);
     let theirs = occupied & ~ours;
-    var output = visit_moves(first, slot, position, king, PIECE_KING, table_king_attacks(king) & ~ours & ~danger, counting);
+    var output = store_moves(first, slot, king, PIECE_KING, table_king_attacks(king) & ~ours & ~danger);
 
     // Their sliders on the king's lines: checkers with nothing between,
     // pinners with one piece of ours between.
@@ -197,13 +169,13 @@ fn visit_legal_moves(slot: u32, first: u32, counting: bool) -> u32 {
         }
     }
     if bitboard_has_several(checkers) {
-        return output;
+        return;
     }
     var targets = ~ours;
     if bitboard_is_empty(checkers) {
         let rooks = castling_rooks(position.state >> 16u, us, king, occupied, danger,
             packed_orthogonal(position) & theirs);
-        output = visit_moves(output, slot, position, king, PIECE_KING, rooks, counting);
+        output = store_moves(output, slot, king, PIECE_KING, rooks);
     } else {
         targets = table_between(king, bitboard_first(checkers)) | checkers;
     }
@@ -237,7 +209,7 @@ fn visit_legal_moves(slot: u32, first: u32, counting: bool) -> u32 {
                 destinations = destinations | bitboard_from_square(en_passant);
             }
         }
-        output = visit_moves(output, slot, position, from_square, PIECE_PAWN, destinations, counting);
+        output = store_moves(output, slot, from_square, PIECE_PAWN, destinations);
     }
     // The other pawns by direction: white's move towards higher squares.
     let free = pawns & ~one_by_one;
@@ -247,25 +219,22 @@ fn visit_legal_moves(slot: u32, first: u32, counting: bool) -> u32 {
     let start_rank = select(bitboard_make(0u, 0x0000ff00u), bitboard_make(0x00ff0000u, 0u), forward);
     let double = select(bitboard_shift_right(single & start_rank, 8u), bitboard_shift_left(single & start_rank, 8u),
         forward) & empty;
-    output = visit_pawn_steps(output, slot, position, single & targets, 8u, forward, counting);
-    output = visit_pawn_steps(output, slot, position, double & targets, 16u, forward, counting);
+    output = store_pawn_steps(output, slot, single & targets, 8u, forward);
+    output = store_pawn_steps(output, slot, double & targets, 16u, forward);
     // Captures towards the a-file (white: +7, black: -9) and the h-file (white: +9, black: -7).
     let west = free & ~files_mask(0x01u);
     let east = free & ~files_mask(0x80u);
     let west_captures = select(bitboard_shift_right(west, 9u), bitboard_shift_left(west, 7u), forward);
     let east_captures = select(bitboard_shift_right(east, 7u), bitboard_shift_left(east, 9u), forward);
-    output = visit_pawn_steps(output, slot, position, west_captures & theirs & targets, select(9u, 7u, forward), forward,
-        counting);
-    output = visit_pawn_steps(output, slot, position, east_captures & theirs & targets, select(7u, 9u, forward), forward,
-        counting);
+    output = store_pawn_steps(output, slot, west_captures & theirs & targets, select(9u, 7u, forward), forward);
+    output = store_pawn_steps(output, slot, east_captures & theirs & targets, select(7u, 9u, forward), forward);
 
     // Knights (a pinned one cannot move), then sliders, pinned ones along the line to their king.
     remaining = packed_knights(position) & ours & ~pinned;
     while !bitboard_is_empty(remaining) {
         let from_square = bitboard_first(remaining);
         remaining = bitboard_without_first(remaining);
-        output = visit_moves(output, slot, position, from_square, PIECE_KNIGHT, table_knight_attacks(from_square) & targets,
-            counting);
+        output = store_moves(output, slot, from_square, PIECE_KNIGHT, table_knight_attacks(from_square) & targets);
     }
     remaining = (packed_diagonal(position) | packed_orthogonal(position)) & ours;
     while !bitboard_is_empty(remaining) {
@@ -276,14 +245,8 @@ fn visit_legal_moves(slot: u32, first: u32, counting: bool) -> u32 {
         if bitboard_contains(pinned, from_square) {
             destinations = destinations & table_line(king, from_square);
         }
-        output = visit_moves(output, slot, position, from_square, piece, destinations, counting);
+        output = store_moves(output, slot, from_square, piece, destinations);
     }
-    return output;
-}
-
-// The move lists' hook: the moves stored from child slot `first` on.
-fn perft_write_moves(slot: u32, first: u32) {
-    visit_legal_moves(slot, first, false);
 }
 
 fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
@@ -294,6 +257,9 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return legal_move_count_packed(play_move_word(perft_record(parent), move_word));
 }
 
+// One invocation per position of the last stored level, its moves from
+// the move walk (one call site of the count, which a driver inlines there:
+// a software adapter compiles this kernel on the CPU at every cold start).
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn count_leaves_looped(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -303,7 +269,17 @@ fn count_leaves_looped(
     let leaf = leaf_slot(workgroup, groups, local);
     var value = 0u;
     if leaf != NO_ROOT {
-        value = visit_legal_moves(leaf, 0u, true);
+        let record = perft_record(leaf);
+        let board = arena_position(leaf);
+        var walk = move_walk_begin(board);
+        loop {
+            let step = move_walk_next(board, &walk);
+            if step.from_square == NO_SQUARE {
+                break;
+            }
+            value += legal_move_count_packed(play_move_word(record,
+                move_word(step.from_square, step.to_square, step.piece, step.promotion)));
+        }
     }
     perft_leaf_result(local, leaf, value);
 }

@@ -5,16 +5,18 @@
 // tables, is one unused word for Go. Writes: move counts (`scan_data`),
 // children in the arena, 64-bit totals per root, FAULT_ARENA_OVERFLOW for
 // a child past the arena, FAULT_INVALID_POSITION for a record of another
-// board size. One invocation per arena position,
-// POSITION_WORKGROUP per workgroup: `expand` writes every legal child
-// (lowest bit first) tagged with the root. The engine module brings
-// `count_moves` (stored counts or last-ply totals) and the scan, which
-// ask `perft_move_count` here: the popcount of the legal-point bitmap. `count_leaves_fused` counts
-// the last two plies at once: each legal point played, and the popcount of
-// the child's legal points added to the root's total.
+// board size. The engine's move lists (common/perft_moves.wgsl) bring the
+// kernels that expand a level (`expand_moves`, one invocation per
+// position: its legal points, lowest bit first, as move words;
+// `write_children`, one per move: the child) and count the last two plies
+// one invocation per move (`count_leaves_fused`: the popcount of the
+// child's legal points). `count_leaves_looped` counts them one invocation
+// per position instead, playing each legal point in turn. The engine module
+// brings `count_moves` (stored counts or last-ply totals) and the scan,
+// which ask `perft_move_count` here: the popcount of the legal-point bitmap.
 
 #import go_board
-#import perft_engine
+#import perft_moves
 
 alias PerftRecord = PackedGoPosition;
 
@@ -67,37 +69,34 @@ fn perft_move_count(slot: u32) -> u32 {
     return go_count(go_legal(position, position.to_move));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn expand(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let slot = expand_slot(workgroup, groups, local);
-    if slot == NO_ROOT {
-        return;
-    }
+// The move lists' hooks (common/perft_moves.wgsl); a move word is the
+// point's bit.
+fn perft_write_moves(slot: u32, first: u32) {
     let position = arena_position(slot);
-    let color = position.to_move;
-    var legal = go_legal(position, color);
-    var output = child_slot(slot);
+    var legal = go_legal(position, position.to_move);
+    var output = first;
     while !go_is_empty(legal) {
         let bit = go_first(legal);
         legal = go_and_not(legal, go_from_bit(bit));
-        if output >= parameters.arena_capacity {
-            perft_fault(FAULT_ARENA_OVERFLOW);
-            return;
-        }
-        var child = position;
-        go_play(&child, color, bit);
-        perft_store_record(output, go_pack(child));
-        perft_tag_child(output, slot);
+        perft_store_move(output, slot, bit);
         output += 1u;
     }
 }
 
+fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
+    var child = go_unpack(perft_record(parent));
+    go_play(&child, child.to_move, move_word);
+    return go_pack(child);
+}
+
+fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
+    var child = go_unpack(perft_record(parent));
+    go_play(&child, child.to_move, move_word);
+    return go_count(go_legal(child, child.to_move));
+}
+
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
+fn count_leaves_looped(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,

@@ -20,11 +20,10 @@
 
 alias PerftRecord = PackedShogiPosition;
 
-// Where `for_each_move` puts its moves, per invocation; or, when
-// `emit_counting`, the sum of their children's legal move counts.
+// Where `for_each_move` puts its moves, per invocation; or, when counting,
+// the sum of their children's legal move counts.
 var<private> emit_slot: u32;
 var<private> emit_parent: u32;
-var<private> emit_counting: bool;
 var<private> emit_count: u32;
 
 // A move word of the move lists: from-square (bits 0-6; SHOGI_DROP for a
@@ -43,8 +42,10 @@ fn shogi_play_word(position: ShogiPosition, word: u32) -> ShogiPosition {
     return shogi_make_move(position, from_square, (word >> 7u) & 127u, (word >> 14u) & 15u, ((word >> 18u) & 1u) != 0u);
 }
 
-fn emit(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool) {
-    if emit_counting {
+// `counting` is a constant at each call, so a driver keeps one kind of
+// emit in each kernel.
+fn emit(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: bool, counting: bool) {
+    if counting {
         emit_count += shogi_legal_move_count(shogi_make_move(position, from_square, to, kind, promote));
         return;
     }
@@ -61,7 +62,7 @@ fn emit(position: ShogiPosition, from_square: u32, to: u32, kind: u32, promote: 
 // in `count_leaves_looped` the legal move count inside it) at every call
 // site, and two sites took lavapipe minutes to compile where one takes a
 // second.
-fn for_each_move(position: ShogiPosition) {
+fn for_each_move(position: ShogiPosition, counting: bool) {
     let us = position.side_to_move;
     let occupied = shogi_occupied(position);
     let masks = shogi_masks(position);
@@ -95,7 +96,7 @@ fn for_each_move(position: ShogiPosition) {
                     // A drop never promotes; a board move promotes or not where the rules allow.
                     let allowed = select(promotion_choice_allowed(kind, us, from_square, to, promote), !promote, dropping);
                     if allowed {
-                        emit(position, from_square, to, kind, promote);
+                        emit(position, from_square, to, kind, promote, counting);
                     }
                 }
             }
@@ -165,8 +166,7 @@ fn perft_write_moves(slot: u32, first: u32) {
     }
     emit_slot = first;
     emit_parent = slot;
-    emit_counting = false;
-    for_each_move(position);
+    for_each_move(position, false);
 }
 
 fn perft_child_record(parent: u32, move_word: u32) -> PerftRecord {
@@ -187,10 +187,9 @@ fn count_leaves_looped(
     if leaf != NO_ROOT {
         let slot = leaf;
         let position = arena_position(slot);
-        emit_counting = true;
         emit_count = 0u;
         if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
-            for_each_move(position);
+            for_each_move(position, true);
         }
     }
     perft_leaf_result(local, leaf, emit_count);
