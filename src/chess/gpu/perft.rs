@@ -25,7 +25,6 @@ impl PerftGame for Chess {
     const REACHABLE_MAX_MOVES: u32 = 218;
     const MAX_LEGAL_MOVES: u32 = MAX_LEGAL_MOVES as u32;
     const INVALID_POSITION: &'static str = "a position has no king for the side to move";
-    const MOVE_LISTS: bool = true;
 
     fn pack(_: ShaderVariant, position: &Position) -> PackedPosition {
         PackedPosition::from(position)

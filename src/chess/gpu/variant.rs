@@ -69,7 +69,6 @@ impl PerftGame for ChessVariants {
     const REACHABLE_MAX_MOVES: u32 = 500;
     const MAX_LEGAL_MOVES: u32 = MAX_VARIANT_MOVES as u32;
     const INVALID_POSITION: &'static str = "a variant position's side to move has no king";
-    const MOVE_LISTS: bool = true;
 
     fn pack(_: VariantKernels, position: &VariantPosition) -> PackedVariantPosition {
         PackedVariantPosition::from(position)

@@ -33,7 +33,6 @@ impl PerftGame for GoGame {
     const REACHABLE_MAX_MOVES: u32 = 361;
     const MAX_LEGAL_MOVES: u32 = 361;
     const INVALID_POSITION: &'static str = "a Go position's board size is not the one the kernels were built for";
-    const MOVE_LISTS: bool = true;
 
     fn pack(_: BoardSize, position: &Position) -> PackedGoPosition {
         PackedGoPosition::pack(position)

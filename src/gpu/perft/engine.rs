@@ -366,31 +366,31 @@ impl<G: PerftGame> PerftEngine<G> {
         }
     }
 
-    /// Plies counted without storing their positions: statistics are
-    /// counted one ply below the last stored level.
-    /// The last plies counted without arena slots of their own. With move
-    /// lists the last stored level's moves take slots as pairs: plain
-    /// counts then count one ply below them (the pairs' children's moves),
-    /// statistics none (the pairs are the leaves).
+    /// The last plies counted without arena slots of their own: two when
+    /// each position of the last stored level plays its moves in a loop.
+    /// Otherwise the last stored level's moves take slots, as a move list:
+    /// fused plain counts then count one ply below them (the moves'
+    /// children's moves), statistics none (the moves are the leaves); or, the
+    /// last two plies not fused, the last level is stored whole and counted
+    /// one ply below.
     fn leaf_plies(&self) -> u32 {
-        match (G::MOVE_LISTS, self.columns == 1) {
-            (true, true) if self.options.fused_leaves && self.fused_shape == FusedShape::PerPosition => 2,
-            (true, true) => 1,
-            (true, false) => 0,
-            (false, true) if self.options.fused_leaves => 2,
-            (false, _) => 1,
+        if self.columns > 1 {
+            0
+        } else if self.options.fused_leaves && self.fused_shape == FusedShape::PerPosition {
+            2
+        } else {
+            1
         }
     }
 
     /// Whether a level with `remaining` plies below writes its children as
     /// the move list the leaf kernel counts, rather than as positions.
     fn pairs_below(&self, remaining: u32) -> bool {
-        G::MOVE_LISTS
-            && if self.columns == 1 {
-                self.options.fused_leaves && self.fused_shape == FusedShape::PerMove && remaining == 2
-            } else {
-                remaining == 1
-            }
+        if self.columns > 1 {
+            remaining == 1
+        } else {
+            self.options.fused_leaves && self.fused_shape == FusedShape::PerMove && remaining == 2
+        }
     }
 
     fn first_bound(&self) -> u32 {
@@ -719,14 +719,8 @@ impl<G: PerftGame> PerftEngine<G> {
             return Ok(());
         }
         if remaining <= self.leaf_plies() {
-            let entry = match remaining {
-                _ if self.columns > 1 => "count_leaf_statistics",
-                1 => "count_moves",
-                // A game with move lists counts them per move, or loops over
-                // each position's moves here.
-                _ if G::MOVE_LISTS => "count_leaves_looped",
-                _ => "count_leaves_fused",
-            };
+            // Statistics count their leaves as a move list (leaf_plies 0).
+            let entry = if remaining == 1 { "count_moves" } else { "count_leaves_looped" };
             // Where equal positions were merged (or taken from the table),
             // the leaf kernels run on a list of the live slots only.
             let list_total = if self.plan.merges() && count > 1 { Some(self.gather_live(start, count)) } else { None };
@@ -894,17 +888,13 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Writes the `children` children of parents `start..start + count` from
-    /// `output_start` on: with move lists as pairs, then one invocation a
-    /// pair makes each child; otherwise the game's `expand`.
+    /// `output_start` on: their moves as a move list, then one invocation a
+    /// move makes each child in its slot.
     fn expand(&mut self, start: u32, count: u32, output_start: u32, base_offset: u32, children: u32) {
         let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
-        if G::MOVE_LISTS {
-            self.dispatch("expand_moves", parameters, count);
-            let children_parameters = PerftParameters { start: output_start, count: children, ..Default::default() };
-            self.dispatch("write_children", children_parameters, children);
-        } else {
-            self.dispatch("expand", parameters, count);
-        }
+        self.dispatch("expand_moves", parameters, count);
+        let children_parameters = PerftParameters { start: output_start, count: children, ..Default::default() };
+        self.dispatch("write_children", children_parameters, children);
     }
 
     /// Settles a level just written at arena slots `start..start + count`,

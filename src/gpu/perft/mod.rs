@@ -1,11 +1,16 @@
 //! The breadth-first perft engine every game's GPU perft runs on, the shape
 //! the fastest GPU perft uses: the positions of one level sit in a
 //! preallocated arena; per level the GPU counts each position's moves,
-//! prefix-sums the counts and writes every child after the level (each child
-//! tagged with its root), until the last two plies, which one kernel counts
-//! without storing them. A game brings its position record, its kernels and
-//! its bounds through [`PerftGame`]; the engine does the levels, the scans,
-//! the splitting, the 64-bit totals, progress and faults once for all games.
+//! prefix-sums the counts, writes every move as a (parent, move) pair in the
+//! slot its child will take, and then one invocation a move makes the child
+//! there (shaders/common/perft_moves.wgsl), until the last two plies, which
+//! are counted without storing the last level: one invocation per move of
+//! the last stored level on a GPU, one per position looping over its moves
+//! on a software adapter ([`FusedShape`]). No kernel both generates moves
+//! and counts them, which keeps each one's registers few. A game brings its
+//! position record, its hooks and its bounds through [`PerftGame`]; the
+//! engine does the levels, the scans, the splitting, the 64-bit totals,
+//! progress and faults once for all games.
 //!
 //! # Exact in fixed memory
 //!
@@ -110,10 +115,13 @@ pub trait PerftGame {
     /// The positions one legal move (a point move, for Go) from `position`,
     /// counted on the CPU: the host splits a root whose count passes 2^64 into these.
     fn children(position: &Self::Position) -> Vec<Self::Position>;
-    /// The perft module, composed: the engine's module
-    /// (shaders/common/perft_engine.wgsl) and the game's four kernels, with
-    /// `memory` (what [`memory_module`] writes for the engine's layout)
-    /// standing in as the `perft_memory` module.
+    /// The perft module, composed: the engine's modules
+    /// (shaders/common/perft_engine.wgsl and perft_moves.wgsl) with the
+    /// game's hooks (`perft_move_count`, `perft_write_moves`,
+    /// `perft_child_record`, `perft_pair_leaves`, the record's key, hash and
+    /// equality) and its `count_leaves_looped` kernel, with `memory` (what
+    /// [`memory_module`] writes for the engine's layout) standing in as the
+    /// `perft_memory` module.
     fn perft_shader(variant: Self::Variant, memory: &str) -> Result<ComposedShader, GpuError>;
     /// The read-only data at binding 0 (tables), as 32-bit words.
     fn table_words(variant: Self::Variant) -> Vec<u32>;
@@ -126,14 +134,6 @@ pub trait PerftGame {
     /// `fused_leaves` is the engine's leaf shape: a game whose fused kernel
     /// is slow to compile checks only the shape that will run.
     fn known_answer_checks(variant: Self::Variant, fused_leaves: bool) -> Vec<super::self_test::Check>;
-
-    /// Whether the game's perft module imports the engine's move lists
-    /// (shaders/common/perft_moves.wgsl): a level is expanded as (parent,
-    /// move) pairs, then one invocation per pair writes each child, and the
-    /// last two plies are counted one invocation per pair. Otherwise the
-    /// game's own `expand` writes children and its `count_leaves_fused`
-    /// plays each position's moves in a loop.
-    const MOVE_LISTS: bool = false;
 
     /// Columns the game's statistics leaf kernel counts per root, nodes
     /// first; 0 for a game without one.
@@ -180,8 +180,7 @@ pub struct PerftOptions<Variant> {
     /// level too and count one ply per child. The default is the faster on
     /// lavapipe for every game (BENCHMARKS.md).
     pub fused_leaves: bool,
-    /// How a game with move lists ([`PerftGame::MOVE_LISTS`]) spreads the
-    /// fused last two plies over invocations (see [`FusedShape`]).
+    /// How the fused last two plies are spread over invocations (see [`FusedShape`]).
     pub fused_shape: FusedShape,
     /// Runtime bounds checks in the kernels (see [`RuntimeChecks`]); off by
     /// default, on in the tests that also run them off.
@@ -253,8 +252,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
     }
 }
 
-/// How the fused last two plies are spread over invocations, for a game
-/// with move lists.
+/// How the fused last two plies are spread over invocations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FusedShape {
     /// One invocation per move on a GPU, one per position on a software

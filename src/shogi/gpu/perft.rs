@@ -28,7 +28,6 @@ impl PerftGame for ShogiGame {
     /// reach at most 7 kinds × 81 squares; 1,024 is above their sum.
     const MAX_LEGAL_MOVES: u32 = 1024;
     const INVALID_POSITION: &'static str = "a Shogi position has no king for the side to move";
-    const MOVE_LISTS: bool = true;
 
     fn pack(words: BoardWords, position: &Position) -> PackedShogiPosition {
         PackedShogiPosition::pack(words, position)
