@@ -15,30 +15,63 @@ const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 /// few hundred bytes.
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
-/// The text of `path`, refused with an `InvalidData` error naming the limit
-/// when it holds more than `limit` bytes (read no further than that), and
-/// refused at once when it is not a regular file: opening a FIFO would wait
-/// for a writer for ever, and a device has no end. A leading UTF-8
-/// byte-order mark, as Windows editors write, is dropped.
-pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
-    // Checked before opening: `open` itself blocks on a FIFO with no writer.
-    let kind = std::fs::metadata(path)?.file_type();
-    if !kind.is_file() {
-        let what = if kind.is_dir() { "a folder" } else { "not a regular file" };
+/// The bytes of `path`, refused with an `InvalidData` error naming the
+/// limit when it holds more than `limit` bytes (read no further than that),
+/// and refused at once when it is not a regular file: a FIFO would wait for
+/// a writer for ever, and a device such as `/dev/zero` has no end. The file
+/// is opened without waiting (`O_NONBLOCK`, which changes nothing for a
+/// regular file) and its type read from the open handle, so a FIFO put in
+/// its place between a check and the open is refused too.
+pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() { "a folder" } else { "not a regular file" };
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("{what}; only regular files are read"),
         ));
     }
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {}, the most read from such a file", describe_bytes(limit)),
+        )
+    };
+    if metadata.len() > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than {} MiB, the most read from such a file", limit >> 20),
-        ));
+        return Err(too_large());
     }
+    Ok(bytes)
+}
+
+/// `limit` for people: MiB when it is whole MiB, else KiB or bytes.
+fn describe_bytes(limit: u64) -> String {
+    if limit >= 1 << 20 && limit % (1 << 20) == 0 {
+        format!("{} MiB", limit >> 20)
+    } else if limit >= 1 << 10 && limit % (1 << 10) == 0 {
+        format!("{} KiB", limit >> 10)
+    } else {
+        format!("{limit} bytes")
+    }
+}
+
+/// The text of `path`, read as [`read_bytes`] reads (a limit of `limit`
+/// bytes, regular files only). A leading UTF-8 byte-order mark, as Windows
+/// editors write, is dropped.
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    let mut bytes = read_bytes(path, limit)?;
     if bytes.starts_with(BYTE_ORDER_MARK) {
         bytes.drain(..BYTE_ORDER_MARK.len());
     }

@@ -42,6 +42,9 @@ enum Command {
         /// Also say which kernels each game's perft runs on this GPU, in which build and leaf shape, and why.
         #[arg(long)]
         kernels: bool,
+        /// Run the self-test again, whatever verdicts are cached (after a driver update, say), and keep the new ones.
+        #[arg(long)]
+        retest: bool,
     },
     /// The interface of the perftree debugging tool: DEPTH FEN [MOVES].
     Perftree {
@@ -115,11 +118,13 @@ fn main() -> ExitCode {
     #[cfg(feature = "failpoints")]
     let _faults = fail::FailScenario::setup();
     cli::common::set_gpu_timeout(cli.gpu_timeout);
+    // A hostile or damaged cache file costs a rebuild, never a hang; say so.
+    gpu_movegen::gpu::cache::set_ignored_file_handler(|message| eprintln!("warning: {message}"));
     let outcome = match cli.command {
         Command::Perft(command) => cli::chess::run_perft_command(command),
         Command::Unique(arguments) => cli::unique::run_unique(arguments),
         Command::Verify(arguments) => cli::chess::run_verify(arguments),
-        Command::Info { kernels } => cli::info::run_info(kernels),
+        Command::Info { kernels, retest } => cli::info::run_info(kernels, retest),
         Command::Perftree { depth, fen, moves, backend, chess960, shaders } => {
             cli::chess::run_perftree(depth, &fen, moves.as_deref(), backend, chess960, shaders)
         }

@@ -81,6 +81,11 @@ fn verdicts_are_written_to_the_cache_directory() {
         .expect("the verdict folder exists")
         .flatten()
         .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
-        .any(|text| text.lines().next().is_some_and(|key| key.ends_with(&name)) && text.ends_with("\npassed\n"));
+        .any(|text| {
+            let mut lines = text.lines();
+            lines.next().is_some_and(|key| key.ends_with(&name))
+                && lines.next() == Some("passed")
+                && lines.next().is_some_and(|written| written.starts_with("written "))
+        });
     assert!(found, "no verdict for {name} in {}", folder.display());
 }

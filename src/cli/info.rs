@@ -7,7 +7,7 @@ use gpu_movegen::wgpu;
 
 use super::common::{CliError, auto_prefers_cpu};
 
-pub fn run_info(kernels: bool) -> Result<ExitCode, CliError> {
+pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
     let mut stdout = std::io::stdout().lock();
     let adapters = gpu_movegen::gpu::list_adapters();
     writeln!(stdout, "adapters ({}):", adapters.len())?;
@@ -92,12 +92,21 @@ pub fn run_info(kernels: bool) -> Result<ExitCode, CliError> {
     let verdicts = super::common::announce_if_slow(
         false,
         "running the self-test (the first run on a driver compiles every game's kernels)",
-        || context.self_test(&checks),
+        || if retest { context.retest(&checks) } else { context.self_test(&checks) },
     );
     let failure = verdicts.iter().find_map(|verdict| verdict.outcome.as_ref().err().map(|detail| (verdict, detail)));
     match failure {
         None => writeln!(stdout, "self-test: passed")?,
-        Some((verdict, detail)) => writeln!(stdout, "self-test: failed ({}: {detail})", verdict.check)?,
+        Some((verdict, detail)) => {
+            writeln!(stdout, "self-test: failed ({}: {detail})", verdict.check)?;
+            if let Some(file) = &verdict.cache_file {
+                writeln!(
+                    stdout,
+                    "  the failed verdict is kept in {} for a day; 'gpu-movegen info --retest' tests again now",
+                    file.display()
+                )?;
+            }
+        }
     }
     for verdict in &verdicts {
         let state = if verdict.outcome.is_ok() { "passed" } else { "failed" };

@@ -4,6 +4,7 @@
 //! directory, each keyed by the build that found it.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Changes with every change to the crate's sources or shaders (build.rs):
 /// what a build found about a device is not trusted by another build.
@@ -39,4 +40,38 @@ pub(crate) fn write_whole(file: &Path, contents: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&temporary, file).inspect_err(|_| {
         let _ = std::fs::remove_file(&temporary);
     })
+}
+
+/// Who hears of a cache file ignored because it was hostile or damaged.
+static IGNORED_FILE_HANDLER: OnceLock<fn(&str)> = OnceLock::new();
+
+/// Sets what is told, in one line, of each cache file the crate ignores
+/// because it is not a regular file (a FIFO, a device), is larger than any
+/// file the crate writes, or is damaged: the command line prints a warning.
+/// Files of another build or driver are ignored without a word, as are
+/// missing ones. The first handler set stays.
+pub fn set_ignored_file_handler(handler: fn(&str)) {
+    let _ = IGNORED_FILE_HANDLER.set(handler);
+}
+
+/// Reads the cache file `file` of at most `limit` bytes: `None`, and nothing
+/// said, when it is missing; `None`, and the handler told why, when it cannot
+/// be read as a regular file within the limit. Never waits on a FIFO, never
+/// reads past the limit.
+pub(crate) fn read_bounded(file: &Path, limit: u64) -> Option<Vec<u8>> {
+    match crate::files::read_bytes(file, limit) {
+        Ok(bytes) => Some(bytes),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => {
+            ignored(file, &error.to_string());
+            None
+        }
+    }
+}
+
+/// Tells the handler that `file` was ignored, and why.
+pub(crate) fn ignored(file: &Path, why: &str) {
+    if let Some(handler) = IGNORED_FILE_HANDLER.get() {
+        handler(&format!("ignored the cache file {} ({why}); it will be replaced", file.display()));
+    }
 }

@@ -21,6 +21,11 @@ pub enum MemorySource {
     /// The machine's physical memory: the adapter is a software one, whose
     /// memory is the machine's.
     PhysicalMemory,
+    /// What this process may still take under its memory limits (`ulimit
+    /// -v`, `ulimit -d`, its cgroup's), less than the device reports: the
+    /// device's memory is the machine's (a software adapter, an integrated
+    /// GPU), so those limits bound it.
+    ProcessLimit,
     /// Storage buffers allocated one after another until the device refused
     /// one (or [`PROBE_CEILING`] was held), inside out-of-memory error scopes,
     /// then freed.
@@ -33,6 +38,9 @@ impl std::fmt::Display for MemorySource {
             MemorySource::VulkanHeap => "the Vulkan driver's device-local heap",
             MemorySource::PhysicalMemory => "the machine's memory (a software adapter)",
             MemorySource::Probed => "allocation probes",
+            MemorySource::ProcessLimit => {
+                "this process's memory limit (ulimit -v, ulimit -d or its cgroup's), which the device's memory shares"
+            }
         })
     }
 }
@@ -52,14 +60,29 @@ pub const PROBE_CEILING: u64 = 1 << 40;
 /// largest device-local Vulkan heap, or the machine's memory for a software
 /// adapter. `None` elsewhere ([`probe`] finds it then).
 pub fn reported(adapter: &wgpu::Adapter) -> Option<DeviceMemory> {
-    if let Some(bytes) = vulkan_heap(adapter) {
-        return Some(DeviceMemory { bytes, source: MemorySource::VulkanHeap });
+    let device_type = adapter.get_info().device_type;
+    let memory =
+        vulkan_heap(adapter).map(|bytes| DeviceMemory { bytes, source: MemorySource::VulkanHeap }).or_else(|| {
+            let mebibytes = crate::machine::physical_mebibytes().filter(|_| device_type == wgpu::DeviceType::Cpu)?;
+            Some(DeviceMemory { bytes: mebibytes << 20, source: MemorySource::PhysicalMemory })
+        });
+    if matches!(device_type, wgpu::DeviceType::Cpu | wgpu::DeviceType::IntegratedGpu) {
+        // The device's memory is host memory, which the process's limits bound:
+        // past them a software driver's allocation or mapping fails, and
+        // lavapipe then crashes instead of reporting it.
+        return limited(memory, crate::machine::memory_headroom());
     }
-    if adapter.get_info().device_type == wgpu::DeviceType::Cpu {
-        let mebibytes = crate::machine::physical_mebibytes()?;
-        return Some(DeviceMemory { bytes: mebibytes << 20, source: MemorySource::PhysicalMemory });
+    memory
+}
+
+/// `memory`, or the process's `headroom` where that is less (or where the
+/// device reported nothing).
+fn limited(memory: Option<DeviceMemory>, headroom: Option<u64>) -> Option<DeviceMemory> {
+    match (memory, headroom) {
+        (Some(memory), Some(headroom)) if headroom >= memory.bytes => Some(memory),
+        (_, Some(headroom)) => Some(DeviceMemory { bytes: headroom, source: MemorySource::ProcessLimit }),
+        (memory, None) => memory,
     }
-    None
 }
 
 #[cfg(all(not(target_arch = "wasm32"), any(target_os = "linux", target_os = "windows", target_os = "android")))]

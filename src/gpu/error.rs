@@ -71,7 +71,8 @@ pub enum GpuError {
     /// The device answered a known-answer check wrongly: its results cannot be trusted.
     #[error(
         "the GPU self-test failed on {adapter}: {check}: {detail}; this device's results cannot be trusted \
-         (--backend cpu counts on the CPU)"
+         (--backend cpu counts on the CPU){kept}",
+        kept = verdict_kept(verdict_file.as_deref())
     )]
     SelfTestFailed {
         /// The adapter, described.
@@ -80,6 +81,8 @@ pub enum GpuError {
         check: String,
         /// What differed from the CPU.
         detail: String,
+        /// The file the failed verdict is kept in, where it is kept.
+        verdict_file: Option<std::path::PathBuf>,
     },
     /// A composed shader does not compile (naga's message, with the source lines).
     #[error("WGSL error in the composed shader:\n{0}")]
@@ -96,6 +99,17 @@ pub enum GpuError {
         /// What failed.
         source: Box<GpuError>,
     },
+}
+
+/// Where a failed verdict is kept and how to test again, for its error.
+fn verdict_kept(file: Option<&std::path::Path>) -> String {
+    match file {
+        Some(file) => format!(
+            ". The verdict is kept in {} for a day; `gpu-movegen info --retest` (GpuContext::retest) tests again now",
+            file.display()
+        ),
+        None => String::new(),
+    }
 }
 
 impl From<wgpu::Error> for GpuError {

@@ -40,6 +40,14 @@ pub(crate) struct PipelineCacheFile {
 
 const MAGIC: &str = "gpu-movegen pipeline cache 1";
 
+/// The most driver data kept: far above what any driver returns for this
+/// crate's kernels (lavapipe's is under a KiB, a discrete GPU's a few MiB).
+/// Larger data is not written, so a larger file is never this crate's.
+const MAX_DATA_BYTES: u64 = 256 << 20;
+
+/// The most a cache file may hold: the data and its three header lines.
+const MAX_FILE_BYTES: u64 = MAX_DATA_BYTES + (64 << 10);
+
 /// Whether the user turned the cache off (`GPU_MOVEGEN_PIPELINE_CACHE` set
 /// to `off`, `0`, `false` or `no`).
 pub fn disabled() -> bool {
@@ -98,7 +106,7 @@ impl PipelineCacheFile {
     pub(crate) fn save(&self) {
         let Some(data) = self.cache.get_data() else { return };
         let mut saved = self.saved_bytes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if data.is_empty() || data.len() == *saved {
+        if data.is_empty() || data.len() == *saved || data.len() as u64 > MAX_DATA_BYTES {
             return;
         }
         if write(&self.info.file, &self.key, &data).is_ok() {
@@ -111,12 +119,26 @@ fn hex_digest(data: &[u8]) -> String {
     sha2::Sha256::digest(data).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-/// The file's data, if it was written under `key` and is whole.
+/// The file's data, if it was written under `key` and is whole. A file of
+/// another build or driver is a quiet miss; one that is not a regular file,
+/// too large, or damaged is reported ([`super::cache::ignored`]).
 fn read(file: &Path, key: &str) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = super::cache::read_bounded(file, MAX_FILE_BYTES)?;
     let mut lines = bytes.splitn(4, |&byte| byte == b'\n');
-    let (magic, stored_key, digest, data) = (lines.next()?, lines.next()?, lines.next()?, lines.next()?);
-    if magic != MAGIC.as_bytes() || stored_key != key.as_bytes() || digest != hex_digest(data).as_bytes() {
+    let (magic, stored_key, digest, data) = (lines.next(), lines.next(), lines.next(), lines.next());
+    let (Some(magic), Some(stored_key), Some(digest), Some(data)) = (magic, stored_key, digest, data) else {
+        super::cache::ignored(file, "not a pipeline cache: its header is cut short");
+        return None;
+    };
+    if magic != MAGIC.as_bytes() {
+        super::cache::ignored(file, "not a pipeline cache of this format");
+        return None;
+    }
+    if stored_key != key.as_bytes() {
+        return None;
+    }
+    if digest != hex_digest(data).as_bytes() {
+        super::cache::ignored(file, "damaged: its data does not match the digest beside it");
         return None;
     }
     Some(data.to_vec())

@@ -10,8 +10,11 @@
 //! [`GpuContext::require`] runs the checks a caller needs, once per adapter,
 //! driver version, crate version and build, and keeps each verdict in
 //! memory and in the user's cache directory (`GPU_MOVEGEN_CACHE_DIR`
-//! overrides it), so the test costs once. Checks run on an exempt clone of
-//! the context, whose engines do not ask for checks themselves.
+//! overrides it), so the test costs once. A failed verdict is kept for
+//! [`FAILED_VERDICT_SECONDS`] only, so a driver fixed in place is tested
+//! again; [`GpuContext::retest`] (`gpu-movegen info --retest`) tests again
+//! at once. Checks run on an exempt clone of the context, whose engines do
+//! not ask for checks themselves.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -33,6 +36,19 @@ pub use super::context::{Check, CheckResult};
 /// a check awaits its readbacks while holding it.
 static VERDICTS: OnceLock<futures_intrusive::sync::Mutex<HashMap<String, CheckResult>>> = OnceLock::new();
 
+/// How long a failed verdict is believed: a day. A driver updated without a
+/// new version string (a rebuilt ICD, a fixed library in place) is tested
+/// again after it, and so is a verdict a flaky device got wrong. A passed
+/// verdict lasts as long as its key: any new build or driver version tests anew.
+pub const FAILED_VERDICT_SECONDS: u64 = 24 * 60 * 60;
+
+/// The most a verdict file may hold: its key and a detail cut to
+/// [`MAX_DETAIL_BYTES`] fit in a small part of it.
+const MAX_VERDICT_FILE_BYTES: u64 = 64 << 10;
+
+/// The longest detail a verdict file keeps.
+const MAX_DETAIL_BYTES: usize = 8 << 10;
+
 /// The checks every device must pass before any result is trusted.
 pub fn device_checks() -> Vec<Check> {
     vec![Check::new("long loops (divergent nested and flat loops past 65,536 iterations)", run_long_loops)]
@@ -51,6 +67,8 @@ pub struct Verdict {
     /// a readback failed): no verdict, and nothing is kept, since the next
     /// run may find a working device. `outcome` then holds the message.
     pub failure: Option<GpuError>,
+    /// The file the verdict is kept in, where it is kept in one.
+    pub cache_file: Option<std::path::PathBuf>,
 }
 
 impl GpuContext {
@@ -74,6 +92,7 @@ impl GpuContext {
                     adapter: self.adapter_description(),
                     check: verdict.check,
                     detail,
+                    verdict_file: verdict.cache_file,
                 });
             }
         }
@@ -89,6 +108,25 @@ impl GpuContext {
 
     /// [`GpuContext::self_test`], awaited.
     pub async fn self_test_async(&self, checks: &[Check]) -> Vec<Verdict> {
+        self.run_checks(checks, false).await
+    }
+
+    /// [`GpuContext::self_test`] that runs every check again, whatever
+    /// verdicts this process or the cache directory kept, and keeps the new
+    /// ones: after a driver was fixed, or to see a failure again.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn retest(&self, checks: &[Check]) -> Vec<Verdict> {
+        super::block_on(self.retest_async(checks))
+    }
+
+    /// [`GpuContext::retest`], awaited.
+    pub async fn retest_async(&self, checks: &[Check]) -> Vec<Verdict> {
+        self.run_checks(checks, true).await
+    }
+
+    /// The device checks and `checks`, each verdict known or (with `again`,
+    /// or when unknown) found now.
+    async fn run_checks(&self, checks: &[Check], again: bool) -> Vec<Verdict> {
         let all: Vec<Check> = device_checks().into_iter().chain(checks.iter().cloned()).collect();
         let mut verdicts = Vec::with_capacity(all.len());
         for check in &all {
@@ -96,14 +134,15 @@ impl GpuContext {
             let (outcome, ran, failure) = if self.trust.exempt {
                 (Ok(()), false, None)
             } else {
-                match self.verdict(check).await {
+                match self.verdict(check, again).await {
                     Ok((outcome, ran)) => (outcome, ran, None),
                     Err(failure) => (Err(failure.to_string()), true, Some(failure)),
                 }
             };
             let failed = outcome.is_err();
             let seconds = ran.then(|| started.elapsed().as_secs_f64());
-            verdicts.push(Verdict { check: check.name().to_owned(), outcome, seconds, failure });
+            let cache_file = self.verdict_file(check);
+            verdicts.push(Verdict { check: check.name().to_owned(), outcome, seconds, failure, cache_file });
             // A device that failed one check is not asked for the next.
             if failed {
                 break;
@@ -112,12 +151,20 @@ impl GpuContext {
         verdicts
     }
 
-    /// The verdict of `check`, and whether the check ran now to find it; a
-    /// device that failed while checking is an error, and no verdict.
-    async fn verdict(&self, check: &Check) -> Result<(CheckResult, bool), GpuError> {
+    /// Where the verdict of `check` on this context is kept between
+    /// processes; `None` when it is kept in memory only.
+    fn verdict_file(&self, check: &Check) -> Option<std::path::PathBuf> {
+        let key = self.cache_key(check)?;
+        cache_directory().map(|directory| directory.join("self-test").join(super::cache::file_name(&key, "verdict")))
+    }
+
+    /// The verdict of `check`, and whether the check ran now to find it (as
+    /// it does with `again`); a device that failed while checking is an
+    /// error, and no verdict.
+    async fn verdict(&self, check: &Check, again: bool) -> Result<(CheckResult, bool), GpuError> {
         let Some(key) = self.cache_key(check) else {
             let mut verdicts = self.trust.verdicts.lock().await;
-            if let Some(outcome) = verdicts.get(check.name()) {
+            if let Some(outcome) = verdicts.get(check.name()).filter(|_| !again) {
                 return Ok((outcome.clone(), false));
             }
             let outcome = self.run_check(check).await?;
@@ -126,19 +173,18 @@ impl GpuContext {
         };
         let mut process =
             VERDICTS.get_or_init(|| futures_intrusive::sync::Mutex::new(HashMap::new(), true)).lock().await;
-        if let Some(outcome) = process.get(&key) {
+        if let Some(outcome) = process.get(&key).filter(|_| !again) {
             return Ok((outcome.clone(), false));
         }
-        let file = cache_directory()
-            .map(|directory| directory.join("self-test").join(super::cache::file_name(&key, "verdict")));
-        if let Some(outcome) = file.as_ref().and_then(|file| read_verdict(file, &key)) {
+        let file = self.verdict_file(check);
+        if let Some(outcome) = file.as_ref().filter(|_| !again).and_then(|file| read_verdict(file, &key, now())) {
             process.insert(key, outcome.clone());
             return Ok((outcome, false));
         }
         let outcome = self.run_check(check).await?;
         if let Some(file) = &file {
             // A cache that cannot be written costs a rerun next time, nothing more.
-            let _ = write_verdict(file, &key, &outcome);
+            let _ = write_verdict(file, &key, &outcome, now());
         }
         process.insert(key, outcome.clone());
         Ok((outcome, true))
@@ -205,28 +251,56 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
     }
 }
 
+/// Seconds since the Unix epoch, the time a verdict file records.
+fn now() -> u64 {
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs())
+}
+
 /// A verdict file: the key on the first line (so a hash collision is a
-/// miss), then `passed` or `failed: DETAIL`.
-fn read_verdict(file: &std::path::Path, key: &str) -> Option<CheckResult> {
-    let text = std::fs::read_to_string(file).ok()?;
-    let (stored_key, verdict) = text.split_once('\n')?;
+/// miss), then `passed` or `failed: DETAIL`, then `written SECONDS` (since
+/// the Unix epoch). A failed verdict older than [`FAILED_VERDICT_SECONDS`],
+/// dated ahead of `now`, or undated is a miss, so the check runs again. A
+/// file that is no verdict file at all is reported and ignored.
+fn read_verdict(file: &std::path::Path, key: &str, now: u64) -> Option<CheckResult> {
+    let bytes = super::cache::read_bounded(file, MAX_VERDICT_FILE_BYTES)?;
+    let Some((stored_key, rest)) = std::str::from_utf8(&bytes).ok().and_then(|text| text.split_once('\n')) else {
+        super::cache::ignored(file, "not a verdict file");
+        return None;
+    };
     if stored_key != key {
         return None;
     }
-    let verdict = verdict.trim_end_matches('\n');
+    let mut lines = rest.lines();
+    let verdict = lines.next().unwrap_or("");
+    let written = lines.next().and_then(|line| line.strip_prefix("written ")).and_then(|time| time.parse::<u64>().ok());
     if verdict == "passed" {
-        Some(Ok(()))
-    } else {
-        verdict.strip_prefix("failed: ").map(|detail| Err(detail.to_owned()))
+        return Some(Ok(()));
     }
+    let Some(detail) = verdict.strip_prefix("failed: ") else {
+        super::cache::ignored(file, "not a verdict file: its verdict is neither passed nor failed");
+        return None;
+    };
+    let fresh = written.is_some_and(|written| written <= now && now - written < FAILED_VERDICT_SECONDS);
+    fresh.then(|| Err(detail.to_owned()))
 }
 
-fn write_verdict(file: &std::path::Path, key: &str, outcome: &CheckResult) -> std::io::Result<()> {
+fn write_verdict(file: &std::path::Path, key: &str, outcome: &CheckResult, now: u64) -> std::io::Result<()> {
     let verdict = match outcome {
         Ok(()) => "passed".to_owned(),
-        Err(detail) => format!("failed: {}", detail.replace('\n', " ")),
+        Err(detail) => {
+            let mut detail = detail.replace('\n', " ");
+            if detail.len() > MAX_DETAIL_BYTES {
+                let mut end = MAX_DETAIL_BYTES;
+                while !detail.is_char_boundary(end) {
+                    end -= 1;
+                }
+                detail.truncate(end);
+                detail += "…";
+            }
+            format!("failed: {detail}")
+        }
     };
-    super::cache::write_whole(file, format!("{key}\n{verdict}\n").as_bytes())
+    super::cache::write_whole(file, format!("{key}\n{verdict}\nwritten {now}\n").as_bytes())
 }
 
 /// The long-loop kernel: every invocation runs a xorshift generator through
@@ -339,11 +413,18 @@ mod tests {
     fn verdict_files_round_trip_and_refuse_another_key() {
         let directory = std::env::temp_dir().join(format!("gpu-movegen-verdict-{}", std::process::id()));
         let file = directory.join("a.verdict");
-        write_verdict(&file, "key one", &Err("lane 3\ndiffers".into())).unwrap();
-        assert_eq!(read_verdict(&file, "key one"), Some(Err("lane 3 differs".into())));
-        assert_eq!(read_verdict(&file, "key two"), None);
-        write_verdict(&file, "key one", &Ok(())).unwrap();
-        assert_eq!(read_verdict(&file, "key one"), Some(Ok(())));
+        let now = 1_800_000_000;
+        write_verdict(&file, "key one", &Err("lane 3\ndiffers".into()), now).unwrap();
+        assert_eq!(read_verdict(&file, "key one", now + 60), Some(Err("lane 3 differs".into())));
+        assert_eq!(read_verdict(&file, "key two", now + 60), None);
+        // A failed verdict expires after a day, and one dated ahead of the clock is not believed.
+        assert_eq!(read_verdict(&file, "key one", now + FAILED_VERDICT_SECONDS), None);
+        assert_eq!(read_verdict(&file, "key one", now - 1), None);
+        write_verdict(&file, "key one", &Ok(()), now).unwrap();
+        assert_eq!(read_verdict(&file, "key one", now + 10 * FAILED_VERDICT_SECONDS), Some(Ok(())));
+        // An undated failure (as an earlier build wrote them) runs the check again.
+        std::fs::write(&file, "key one\nfailed: lane 3\n").unwrap();
+        assert_eq!(read_verdict(&file, "key one", now), None);
         std::fs::remove_dir_all(directory).unwrap();
     }
 

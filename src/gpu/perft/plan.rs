@@ -7,6 +7,7 @@ use super::memory::{FIXED_STORAGE_BINDINGS, MemoryLayout};
 use super::table::{DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, shard_buckets};
 use super::*;
 use crate::gpu::DeviceMemory;
+use crate::gpu::device_memory::MemorySource;
 
 /// Positions to keep free below a level with `remaining` plies to count,
 /// when no position has more than `bound` children and the last
@@ -244,15 +245,21 @@ impl MemoryPlan {
             let fixed = data_bytes + table + plan.staging_bytes + FIXED_BYTES;
             let needed = fixed + min_arena * plan.bytes_per_slot();
             if limit < needed {
-                let table_text = if table > 0 {
-                    format!(" with a {} KiB transposition table (--hash)", table >> 10)
-                } else {
-                    String::new()
+                let table_text = match table {
+                    0 => String::new(),
+                    _ if table % (1 << 20) == 0 => format!(" with a {} MiB transposition table (--hash)", table >> 20),
+                    _ => format!(" with a {} KiB transposition table (--hash)", table >> 10),
                 };
-                let what = if options.memory_limit.is_some() {
-                    format!("a GPU memory limit (--gpu-memory) of {:.2} MiB", limit as f64 / (1024.0 * 1024.0))
-                } else {
-                    format!("this device's {:.2} MiB of memory", limit as f64 / (1024.0 * 1024.0))
+                let mebibytes = limit as f64 / (1024.0 * 1024.0);
+                let what = match device_memory {
+                    _ if options.memory_limit.is_some() => {
+                        format!("a GPU memory limit (--gpu-memory) of {mebibytes:.2} MiB")
+                    }
+                    Some(DeviceMemory { source: MemorySource::ProcessLimit, .. }) => format!(
+                        "the {mebibytes:.2} MiB that this process's memory limit (ulimit -v, ulimit -d or its \
+                         cgroup's) leaves the device, whose memory is the machine's,"
+                    ),
+                    _ => format!("this device's {mebibytes:.2} MiB of memory"),
                 };
                 return Err(GpuError::Limits(format!(
                     "{what} is too small for {}{table_text}: perft needs at least {:.2} MiB",
