@@ -258,3 +258,72 @@ proptest::proptest! {
         proptest::prop_assert_eq!(output.status.code(), Some(0), "{}", stderr);
     }
 }
+
+/// Waits up to `seconds` for the front end to exit; its status, or `None`.
+fn exited_within(child: &mut Child, seconds: u64) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(seconds) {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    None
+}
+
+/// A `go perft` deep enough to run for minutes on either backend, then
+/// `isready` answered while it counts, `stop` ending it without a total,
+/// the next count exact, and `quit` during a count ending the process at
+/// once: on both protocols and both backends.
+#[test]
+fn go_perft_hears_isready_stop_and_quit_while_it_counts() {
+    let cases = [("uci", 10, 4, 197_281u64), ("usi", 9, 3, 25_470)];
+    for (protocol, deep, shallow, exact) in cases {
+        for backend in ["cpu", "gpu"] {
+            let what = format!("{protocol} --backend {backend}");
+            let mut front_end = FrontEnd::start(protocol, backend);
+            // A first count opens the engine (and builds the GPU's kernels), so the deep one starts counting at once.
+            assert_eq!(front_end.perft(shallow).1, exact, "{what}");
+            front_end.send(&format!("go perft {deep}"));
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let started = std::time::Instant::now();
+            front_end.send("isready");
+            // (After the blank line that ends the first count's reply.)
+            let ready: Vec<String> =
+                front_end.read_until("readyok").into_iter().filter(|line| !line.is_empty()).collect();
+            assert_eq!(ready, ["readyok"], "{what}: isready waited for the count");
+            front_end.send("stop");
+            let stopped = front_end.read_until("info string");
+            assert_eq!(stopped, ["info string go perft stopped before its end: no count"], "{what}");
+            // Stopping took seconds at most (a generous bound: two busy cores).
+            assert!(started.elapsed().as_secs() < 30, "{what}: stop took {:?}", started.elapsed());
+            // The engine and its table are whole: the next count is exact.
+            assert_eq!(front_end.perft(shallow).1, exact, "{what}: after stop");
+            front_end.send(&format!("go perft {deep}"));
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            front_end.send("quit");
+            let status = exited_within(&mut front_end.child, 30);
+            assert!(status.is_some_and(|status| status.success()), "{what}: quit during a count: {status:?}");
+        }
+    }
+}
+
+/// Commands other than isready, stop and quit wait for the count and run
+/// after it in order; the end of input lets the count finish.
+#[test]
+fn commands_sent_during_a_count_run_after_it_in_order() {
+    let mut child = Command::new(BINARY)
+        .args(["uci", "--backend", "cpu"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"go perft 5\nposition startpos moves e2e4\ngo perft 1\n").unwrap();
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let totals: Vec<&str> = stdout.lines().filter(|line| line.starts_with("Nodes searched: ")).collect();
+    assert_eq!(totals, ["Nodes searched: 4865609", "Nodes searched: 20"], "{stdout}");
+}

@@ -9,6 +9,9 @@ use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::perft::DevicePool;
 use gpu_movegen::{Move, Position, perft};
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::common::{Backend, CliError, DeviceCount, Progress, ShaderArgs, open_backend};
 
 /// Where and how perft counts: what `perft` and `perft run-unit` share.
@@ -280,6 +283,33 @@ impl Engine {
     ) -> Result<Vec<(Move, u64)>, CliError> {
         perft::divide_with(position, depth, |children, below| self.perft(children, below, progress))
     }
+
+    /// [`Engine::divide`] that setting `stop` ends early with `Ok(None)`: the
+    /// CPU's threads within milliseconds, a GPU at its next round trip to the
+    /// device. The engine stays usable; its tables keep whole counts only.
+    /// (Several devices are not stopped early: their pool keeps its own flag.)
+    pub fn divide_until(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        progress: &Progress,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
+        if let Engine::Cpu(cpu) = self {
+            let divided = perft::divide_with(position, depth, |children, below| {
+                cpu.perft_until(children, below, progress, stop).ok_or(())
+            });
+            return Ok(divided.ok());
+        }
+        if let Engine::Gpu(gpu, _) = self {
+            gpu.set_cancel(Some(Arc::clone(stop)));
+        }
+        let divided = self.divide(position, depth, progress);
+        if let Engine::Gpu(gpu, _) = self {
+            gpu.set_cancel(None);
+        }
+        until(divided, stop)
+    }
 }
 
 /// A chess engine on `context` with the command line's table and shader
@@ -332,4 +362,13 @@ fn pool_perft(
         progress.set(base + total);
     };
     Ok(pool.perft_wide(roots, depth, &show)?)
+}
+
+/// A count's result, or `None` when it failed because `stop` was set.
+pub fn until<T>(result: Result<T, CliError>, stop: &AtomicBool) -> Result<Option<T>, CliError> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(_) if stop.load(Ordering::Relaxed) => Ok(None),
+        Err(error) => Err(error),
+    }
 }

@@ -6,8 +6,17 @@
 //! `go` gets an `info string` saying so and a `bestmove` that ends the
 //! search at once (`0000` in UCI, `resign` in USI), so no GUI waits. Bad
 //! input gets an `info string error: …` line, and the engine keeps serving.
+//!
+//! Commands are read while a `go perft` counts: `isready` is answered at
+//! once, `stop` ends the count without a total (an `info string` line says
+//! it stopped), `quit` exits at once, and any other command waits for the
+//! count to end, then runs in order. The end of input lets the count finish.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::{Position, START_FEN};
@@ -81,29 +90,118 @@ trait Game {
     fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String>;
     /// `position …` (the words after `position`).
     fn set_position(&mut self, words: &[&str]) -> Result<(), String>;
-    /// The divide of the position at `depth` (1 or more), in the protocol's notation.
-    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// The divide of the position at `depth` (1 or more), in the protocol's
+    /// notation; `None` when `stop` was set before it ended.
+    fn divide(
+        &mut self,
+        settings: Settings,
+        depth: u32,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Option<Vec<(String, u64)>>, String>;
     /// `d`: the position, for people.
     fn show(&self) -> String;
     /// `ucinewgame` / `usinewgame`.
     fn new_game(&mut self);
 }
 
+/// What the reader thread and a count send the loop that serves.
+enum Event {
+    /// A line of input, or why it could not be read as one.
+    Line(Result<String, &'static str>),
+    /// The input ended.
+    End,
+    /// Reading the input failed.
+    Failed(CliError),
+    /// The count under way ended.
+    Counted,
+}
+
+/// Reads `input` line by line on a thread of its own, so that commands are
+/// heard while a count runs; each line is sent to `events`.
+fn read_lines(input: impl BufRead + Send + 'static, events: mpsc::Sender<Event>) {
+    std::thread::spawn(move || {
+        let mut lines = LineReader { input };
+        loop {
+            let event = match lines.next_line() {
+                Ok(Some(line)) => Event::Line(line),
+                Ok(None) => Event::End,
+                Err(error) => Event::Failed(error),
+            };
+            let last = !matches!(event, Event::Line(_));
+            if events.send(event).is_err() || last {
+                return;
+            }
+        }
+    });
+}
+
 /// Serves `game` on `input` and `output` until `quit` or the end of input.
-fn serve<G: Game>(
+fn serve<G: Game + Send>(
     mut game: G,
     arguments: FrontEndArgs,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> Result<(), CliError> {
     let mut settings = Settings { backend: arguments.backend, threads: arguments.threads, hash: None };
-    let mut lines = LineReader { input };
-    while let Some(line) = lines.next_line()? {
+    let (sender, events) = mpsc::channel();
+    read_lines(input, sender.clone());
+    // Lines that came while a count ran, to be served after it.
+    let mut waiting: VecDeque<Event> = VecDeque::new();
+    let mut ended = false;
+    loop {
+        let event = match waiting.pop_front() {
+            Some(event) => event,
+            None if ended => break,
+            None => events.recv().unwrap_or(Event::End),
+        };
+        let line = match event {
+            Event::Line(line) => line,
+            Event::End => break,
+            Event::Failed(error) => return Err(error),
+            Event::Counted => continue,
+        };
         let reply = match line {
             Ok(line) => {
                 let words: Vec<&str> = line.split_whitespace().collect();
                 match handle(&mut game, &mut settings, &words) {
-                    Some(Ok(reply)) => reply,
+                    Some(Ok(Action::Reply(reply))) => reply,
+                    Some(Ok(Action::Count(depth))) => {
+                        let stop = Arc::new(AtomicBool::new(false));
+                        let counted = std::thread::scope(|scope| -> Result<_, CliError> {
+                            let (game, sender, stop_flag) = (&mut game, sender.clone(), Arc::clone(&stop));
+                            let count = scope.spawn(move || {
+                                let divided = game.divide(settings, depth, &stop_flag);
+                                let _ = sender.send(Event::Counted);
+                                divided
+                            });
+                            // Commands heard while counting.
+                            loop {
+                                match events.recv().unwrap_or(Event::End) {
+                                    Event::Counted => break,
+                                    Event::Line(Ok(line)) => match line.split_whitespace().next() {
+                                        Some("isready") => {
+                                            output.write_all(b"readyok\n")?;
+                                            output.flush()?;
+                                        }
+                                        Some("stop") => stop.store(true, Ordering::Relaxed),
+                                        Some("quit") => {
+                                            output.flush()?;
+                                            std::process::exit(0);
+                                        }
+                                        _ => waiting.push_back(Event::Line(Ok(line))),
+                                    },
+                                    Event::End => ended = true,
+                                    other => waiting.push_back(other),
+                                }
+                            }
+                            Ok(count.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                        })?;
+                        match counted {
+                            Ok(Some(divided)) => perft_reply(&divided),
+                            Ok(None) => "info string go perft stopped before its end: no count\n".to_owned(),
+                            Err(problem) => format!("info string error: {}\n", escape_controls(&problem)),
+                        }
+                    }
                     Some(Err(problem)) => format!("info string error: {}\n", escape_controls(&problem)),
                     None => break,
                 }
@@ -116,10 +214,26 @@ fn serve<G: Game>(
     Ok(())
 }
 
-/// The reply to one command; `None` for `quit`.
-fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Option<Result<String, String>> {
+/// `go perft`'s reply: a `move: count` line per root move, then the total.
+fn perft_reply(divided: &[(String, u64)]) -> String {
+    let total: u128 = divided.iter().map(|(_, count)| u128::from(*count)).sum();
+    let mut reply: String = divided.iter().map(|(mv, count)| format!("{mv}: {count}\n")).collect();
+    reply += &format!("\nNodes searched: {total}\n\n");
+    reply
+}
+
+/// What a command asks of the loop that serves.
+enum Action {
+    /// Write this reply.
+    Reply(String),
+    /// Count `go perft` to this depth (1 or more), hearing commands meanwhile.
+    Count(u32),
+}
+
+/// What one command asks for; `None` for `quit`.
+fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Option<Result<Action, String>> {
     let Some((&command, arguments)) = words.split_first() else {
-        return Some(Ok(String::new()));
+        return Some(Ok(Action::Reply(String::new())));
     };
     let reply = match command {
         "quit" => return None,
@@ -152,7 +266,7 @@ fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Opt
             if name.eq_ignore_ascii_case("threads") && value == "0" {
                 // 0: every core, as the command line's default.
                 settings.threads = None;
-                return Some(Ok(String::new()));
+                return Some(Ok(Action::Reply(String::new())));
             }
             match settings
                 .set(&name, &value)
@@ -176,16 +290,7 @@ fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Opt
                 if depth == 0 {
                     "\nNodes searched: 1\n\n".to_owned()
                 } else {
-                    match game.divide(*settings, depth) {
-                        Ok(divided) => {
-                            let total: u128 = divided.iter().map(|(_, count)| u128::from(*count)).sum();
-                            let mut reply: String =
-                                divided.iter().map(|(mv, count)| format!("{mv}: {count}\n")).collect();
-                            reply += &format!("\nNodes searched: {total}\n\n");
-                            reply
-                        }
-                        Err(problem) => return Some(Err(problem)),
-                    }
+                    return Some(Ok(Action::Count(depth)));
                 }
             }
             _ => format!("info string gpu-movegen only counts: go perft N\nbestmove {}\n", G::NO_MOVE),
@@ -194,7 +299,7 @@ fn handle<G: Game>(game: &mut G, settings: &mut Settings, words: &[&str]) -> Opt
         "d" => game.show(),
         _ => return Some(Err(format!("unknown command '{}'", escape_controls(command)))),
     };
-    Some(Ok(reply))
+    Some(Ok(Action::Reply(reply)))
 }
 
 /// Lines of at most [`MAX_LINE_BYTES`]; a longer one, or one that is not
@@ -361,24 +466,34 @@ impl Game for Chess {
         Ok(())
     }
 
-    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    fn divide(
+        &mut self,
+        settings: Settings,
+        depth: u32,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Option<Vec<(String, u64)>>, String> {
         if self.variant != Variant::Chess {
             let variant = self.variant;
             let engine = engine_for(&mut self.variant_engine, settings, depth, |deepest| {
                 super::variant::VariantEngine::open(variant, counting_of(settings), deepest)
             })?;
             let quiet = Progress::new(true);
-            let divided =
-                engine.divide(&self.variant_position, depth, &quiet).map_err(|error| error.message().to_owned())?;
+            let divided = engine
+                .divide_until(&self.variant_position, depth, &quiet, stop)
+                .map_err(|error| error.message().to_owned())?;
             let chess960 = self.chess960 || self.variant_position.board().is_chess960();
-            return Ok(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect());
+            return Ok(divided.map(|divided| {
+                divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()
+            }));
         }
         let engine =
             engine_for(&mut self.engine, settings, depth, |deepest| Engine::open(counting_of(settings), deepest))?;
         let quiet = Progress::new(true);
-        let divided = engine.divide(&self.position, depth, &quiet).map_err(|error| error.message().to_owned())?;
+        let divided =
+            engine.divide_until(&self.position, depth, &quiet, stop).map_err(|error| error.message().to_owned())?;
         let chess960 = self.chess960 || self.position.is_chess960();
-        Ok(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
+        Ok(divided
+            .map(|divided| divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()))
     }
 
     fn show(&self) -> String {
@@ -444,13 +559,18 @@ impl Game for Shogi {
         Ok(())
     }
 
-    fn divide(&mut self, settings: Settings, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    fn divide(
+        &mut self,
+        settings: Settings,
+        depth: u32,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Option<Vec<(String, u64)>>, String> {
         let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let hash = GpuTableArgs { mebibytes: settings.hash };
             super::shogi::Engine::open(settings.backend, settings.threads, None, hash, deepest, true)
         })?;
-        let divided = engine.divide(&self.position, depth).map_err(|error| error.message().to_owned())?;
-        Ok(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect())
+        let divided = engine.divide_until(&self.position, depth, stop).map_err(|error| error.message().to_owned())?;
+        Ok(divided.map(|divided| divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect()))
     }
 
     fn show(&self) -> String {
@@ -470,13 +590,13 @@ pub fn run_uci(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliErr
         variant_position: VariantPosition::start(Variant::Chess),
         variant_engine: None,
     };
-    serve(chess, arguments, std::io::stdin().lock(), std::io::stdout().lock())?;
+    serve(chess, arguments, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// `gpu-movegen usi`.
 pub fn run_usi(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliError> {
     let shogi = Shogi { position: gpu_movegen::shogi::Position::start(), engine: None };
-    serve(shogi, arguments, std::io::stdin().lock(), std::io::stdout().lock())?;
+    serve(shogi, arguments, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -149,6 +149,42 @@ impl Engine {
         }
     }
 
+    /// [`Engine::divide`] that setting `stop` ends early with `Ok(None)`, as
+    /// the chess engine's `divide_until` does.
+    pub(super) fn divide_until(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
+        if let Engine::Cpu(pool) = self {
+            if depth == 0 {
+                return Ok(Some(Vec::new()));
+            }
+            let moves = position.legal_moves();
+            let counts: Option<Vec<u64>> = pool.install(|| {
+                moves
+                    .iter()
+                    .map(|mv| {
+                        gpu_movegen::shogi::perft::perft_parallel_until(&position.make_move(*mv), depth - 1, stop)
+                    })
+                    .collect()
+            });
+            let Some(counts) = counts else { return Ok(None) };
+            let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+            divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+            return Ok(Some(divided));
+        }
+        if let Engine::Gpu(gpu, _) = self {
+            gpu.set_cancel(Some(std::sync::Arc::clone(stop)));
+        }
+        let divided = self.divide(position, depth);
+        if let Engine::Gpu(gpu, _) = self {
+            gpu.set_cancel(None);
+        }
+        super::engine::until(divided, stop)
+    }
+
     pub(super) fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
         if let Engine::Cpu(pool) = self {
             return Ok(pool.install(|| divide(position, depth)));

@@ -203,6 +203,41 @@ impl VariantEngine {
         divided.sort_by_cached_key(|(mv, _)| mv.to_string());
         Ok(divided)
     }
+
+    /// [`VariantEngine::divide`] that setting `stop` ends early with
+    /// `Ok(None)`, as [`super::engine::Engine::divide_until`] does.
+    pub fn divide_until(
+        &mut self,
+        position: &VariantPosition,
+        depth: u32,
+        progress: &Progress,
+        stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
+        if let VariantEngine::Cpu(pool) = self {
+            if depth == 0 {
+                return Ok(Some(Vec::new()));
+            }
+            let moves = position.legal_moves();
+            let counts: Option<Vec<u64>> = pool.install(|| {
+                moves
+                    .iter()
+                    .map(|&mv| variant::perft_parallel_until(&position.make_move(mv), depth - 1, stop))
+                    .collect()
+            });
+            let Some(counts) = counts else { return Ok(None) };
+            let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
+            divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+            return Ok(Some(divided));
+        }
+        if let VariantEngine::Gpu(gpu, _) = self {
+            gpu.set_cancel(Some(std::sync::Arc::clone(stop)));
+        }
+        let divided = self.divide(position, depth, progress);
+        if let VariantEngine::Gpu(gpu, _) = self {
+            gpu.set_cancel(None);
+        }
+        super::engine::until(divided, stop)
+    }
 }
 
 /// What `perft --variant` was asked for.
