@@ -308,8 +308,9 @@ fn go_perft_hears_isready_stop_and_quit_while_it_counts() {
     }
 }
 
-/// Commands other than isready, stop and quit wait for the count and run
-/// after it in order; the end of input lets the count finish.
+/// Commands sent with the go perft, in one write, are a script: they run
+/// after the count in order, its `quit` included, as with Stockfish's
+/// synchronous perft.
 #[test]
 fn commands_sent_during_a_count_run_after_it_in_order() {
     let mut child = Command::new(BINARY)
@@ -320,7 +321,7 @@ fn commands_sent_during_a_count_run_after_it_in_order() {
         .spawn()
         .expect("the binary runs");
     let mut input = child.stdin.take().unwrap();
-    input.write_all(b"go perft 5\nposition startpos moves e2e4\ngo perft 1\n").unwrap();
+    input.write_all(b"go perft 5\nposition startpos moves e2e4\ngo perft 1\nquit\n").unwrap();
     drop(input);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -7,10 +7,13 @@
 //! search at once (`0000` in UCI, `resign` in USI), so no GUI waits. Bad
 //! input gets an `info string error: …` line, and the engine keeps serving.
 //!
-//! Commands are read while a `go perft` counts: `isready` is answered at
-//! once, `stop` ends the count without a total (an `info string` line says
-//! it stopped), `quit` exits at once, and any other command waits for the
-//! count to end, then runs in order. The end of input lets the count finish.
+//! Commands are read while a `go perft` counts. Those that arrive while it
+//! counts are heard at once: `isready` is answered, `stop` ends the count
+//! without a total (an `info string` line says it stopped), `quit` exits;
+//! any other waits for the count, then runs in order. Commands that had
+//! already arrived with the `go perft` (a script piped in whole, `go perft
+//! 6` then `quit`) run after it in order, as Stockfish's synchronous perft
+//! runs them. The end of input lets the count finish.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -106,8 +109,9 @@ trait Game {
 
 /// What the reader thread and a count send the loop that serves.
 enum Event {
-    /// A line of input, or why it could not be read as one.
-    Line(Result<String, &'static str>),
+    /// A line of input, or why it could not be read as one, and whether more
+    /// input had already arrived with it (part of the same write).
+    Line(Result<String, &'static str>, bool),
     /// The input ended.
     End,
     /// Reading the input failed.
@@ -118,16 +122,16 @@ enum Event {
 
 /// Reads `input` line by line on a thread of its own, so that commands are
 /// heard while a count runs; each line is sent to `events`.
-fn read_lines(input: impl BufRead + Send + 'static, events: mpsc::Sender<Event>) {
+fn read_lines(input: impl std::io::Read + Send + 'static, events: mpsc::Sender<Event>) {
     std::thread::spawn(move || {
-        let mut lines = LineReader { input };
+        let mut lines = LineReader { input: std::io::BufReader::with_capacity(MAX_LINE_BYTES, input) };
         loop {
             let event = match lines.next_line() {
-                Ok(Some(line)) => Event::Line(line),
+                Ok(Some(line)) => Event::Line(line, !lines.input.buffer().is_empty()),
                 Ok(None) => Event::End,
                 Err(error) => Event::Failed(error),
             };
-            let last = !matches!(event, Event::Line(_));
+            let last = !matches!(event, Event::Line(..));
             if events.send(event).is_err() || last {
                 return;
             }
@@ -139,7 +143,7 @@ fn read_lines(input: impl BufRead + Send + 'static, events: mpsc::Sender<Event>)
 fn serve<G: Game + Send>(
     mut game: G,
     arguments: FrontEndArgs,
-    input: impl BufRead + Send + 'static,
+    input: impl std::io::Read + Send + 'static,
     mut output: impl Write,
 ) -> Result<(), CliError> {
     let mut settings = Settings { backend: arguments.backend, threads: arguments.threads, hash: None };
@@ -154,8 +158,8 @@ fn serve<G: Game + Send>(
             None if ended => break,
             None => events.recv().unwrap_or(Event::End),
         };
-        let line = match event {
-            Event::Line(line) => line,
+        let (line, followed) = match event {
+            Event::Line(line, followed) => (line, followed),
             Event::End => break,
             Event::Failed(error) => return Err(error),
             Event::Counted => continue,
@@ -166,6 +170,17 @@ fn serve<G: Game + Send>(
                 match handle(&mut game, &mut settings, &words) {
                     Some(Ok(Action::Reply(reply))) => reply,
                     Some(Ok(Action::Count(depth))) => {
+                        // What arrived with the go perft is a script: it runs after the count, in order.
+                        // (Its rest is in `waiting` when the go perft came from there.)
+                        let mut burst = match waiting.back() {
+                            Some(last) => matches!(last, Event::Line(_, true)),
+                            None => followed,
+                        };
+                        while burst {
+                            let event = events.recv().unwrap_or(Event::End);
+                            burst = matches!(event, Event::Line(_, true));
+                            waiting.push_back(event);
+                        }
                         let stop = Arc::new(AtomicBool::new(false));
                         let counted = std::thread::scope(|scope| -> Result<_, CliError> {
                             let (game, sender, stop_flag) = (&mut game, sender.clone(), Arc::clone(&stop));
@@ -178,7 +193,7 @@ fn serve<G: Game + Send>(
                             loop {
                                 match events.recv().unwrap_or(Event::End) {
                                     Event::Counted => break,
-                                    Event::Line(Ok(line)) => match line.split_whitespace().next() {
+                                    Event::Line(Ok(line), followed) => match line.split_whitespace().next() {
                                         Some("isready") => {
                                             output.write_all(b"readyok\n")?;
                                             output.flush()?;
@@ -188,7 +203,7 @@ fn serve<G: Game + Send>(
                                             output.flush()?;
                                             std::process::exit(0);
                                         }
-                                        _ => waiting.push_back(Event::Line(Ok(line))),
+                                        _ => waiting.push_back(Event::Line(Ok(line), followed)),
                                     },
                                     Event::End => ended = true,
                                     other => waiting.push_back(other),
@@ -590,13 +605,13 @@ pub fn run_uci(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliErr
         variant_position: VariantPosition::start(Variant::Chess),
         variant_engine: None,
     };
-    serve(chess, arguments, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
+    serve(chess, arguments, std::io::stdin(), std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// `gpu-movegen usi`.
 pub fn run_usi(arguments: FrontEndArgs) -> Result<std::process::ExitCode, CliError> {
     let shogi = Shogi { position: gpu_movegen::shogi::Position::start(), engine: None };
-    serve(shogi, arguments, std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock())?;
+    serve(shogi, arguments, std::io::stdin(), std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }
