@@ -127,7 +127,7 @@ async fn candidate_adapters() -> Vec<wgpu::Adapter> {
 /// by this crate's preference.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
-    super::block_on(list_adapters_async())
+    super::runtime::block_on(list_adapters_async())
 }
 
 /// Every adapter on every backend (or those WGPU_BACKEND names), best first;
@@ -175,7 +175,7 @@ pub fn auto_prefers_cpu(info: &wgpu::AdapterInfo) -> bool {
 /// The adapter [`GpuContext::new`] would open, without opening it.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn preferred_adapter() -> Result<wgpu::AdapterInfo, GpuError> {
-    super::block_on(choose_adapter()).map(|adapter| adapter.get_info())
+    super::runtime::block_on(choose_adapter()).map(|adapter| adapter.get_info())
 }
 
 impl GpuContext {
@@ -184,7 +184,7 @@ impl GpuContext {
     /// device with the adapter's own limits rather than the defaults.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn new() -> Result<GpuContext, GpuError> {
-        super::block_on(GpuContext::new_async())
+        super::runtime::block_on(GpuContext::new_async())
     }
 
     /// [`GpuContext::new`], awaited: the one way to open a device in a
@@ -201,7 +201,7 @@ impl GpuContext {
     /// every one of them passes the self-test before it counts.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_devices(count: Option<usize>) -> Result<Vec<GpuContext>, GpuError> {
-        super::block_on(GpuContext::open_devices_async(count))
+        super::runtime::block_on(GpuContext::open_devices_async(count))
     }
 
     /// [`GpuContext::open_devices`], awaited.
@@ -343,7 +343,7 @@ impl GpuContext {
     /// the figure is kept for the context and its clones.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn find_device_memory(&self) -> Result<DeviceMemory, GpuError> {
-        super::block_on(self.find_device_memory_async())
+        super::runtime::block_on(self.find_device_memory_async())
     }
 
     /// [`GpuContext::find_device_memory`], awaited.
@@ -493,7 +493,7 @@ impl GpuContext {
     /// returns the first error either caught.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn scoped<T>(&self, work: impl FnOnce() -> T) -> Result<T, GpuError> {
-        super::block_on(self.scoped_async(work))
+        super::runtime::block_on(self.scoped_async(work))
     }
 
     /// [`GpuContext::scoped`], awaited.
@@ -519,7 +519,7 @@ impl GpuContext {
     /// a lost device or a queue that does not finish in time is an error.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn wait(&self) -> Result<(), GpuError> {
-        super::block_on(self.wait_async())
+        super::runtime::block_on(self.wait_async())
     }
 
     /// [`GpuContext::wait`], awaited. In a browser the queue runs on its own
@@ -554,7 +554,7 @@ impl GpuContext {
 /// What a check's runner returns when the device is wrong: what differed.
 pub type CheckResult = Result<(), String>;
 
-type Runner = Arc<dyn Fn(GpuContext) -> super::LocalFuture<'static, CheckResult> + Send + Sync>;
+type Runner = Arc<dyn Fn(GpuContext) -> super::runtime::LocalFuture<'static, CheckResult> + Send + Sync>;
 
 /// A known-answer test of some kernels against their CPU twins.
 #[derive(Clone)]

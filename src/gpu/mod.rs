@@ -20,6 +20,7 @@ pub mod pipeline_cache;
 pub mod random;
 pub mod reflect;
 pub mod resources;
+pub mod runtime;
 pub mod self_test;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -29,25 +30,7 @@ pub use device_memory::{DeviceMemory, MemorySource};
 pub use error::GpuError;
 pub use perft::{FusedShape, KernelTime, PerftEngine, PerftGame, PerftOptions, PerftStatistics};
 pub use pipeline_cache::PipelineCacheInfo;
-pub use self_test::{Check, Verdict};
-
-/// Runs a future of this crate's GPU work to its end on this thread: how
-/// the native blocking calls share the one async code path the browser
-/// awaits.
+pub use runtime::LocalFuture;
 #[cfg(not(target_arch = "wasm32"))]
-pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    pollster::block_on(future)
-}
-
-/// The message a caught panic carried, for errors that report it.
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
-    panic
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| panic.downcast_ref::<&str>().copied())
-        .unwrap_or("(no message)")
-}
-
-/// A boxed future of this crate's GPU work. Not `Send`: in a browser,
-/// WebGPU's objects belong to one thread.
-pub type LocalFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + 'a>>;
+pub use runtime::block_on;
+pub use self_test::{Check, Verdict};

@@ -90,7 +90,7 @@ impl ComposedShader {
         entry_point: &str,
         constants: &[(&str, f64)],
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        super::block_on(self.create_compute_pipeline_async(context, layout, entry_point, constants))
+        super::runtime::block_on(self.create_compute_pipeline_async(context, layout, entry_point, constants))
     }
 
     /// [`ComposedShader::create_compute_pipeline`], awaited.
@@ -116,7 +116,7 @@ impl ComposedShader {
         let outcome = context.scoped_async(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))).await?;
         context.save_pipeline_cache();
         outcome.map_err(|panic| {
-            let message = super::panic_message(panic.as_ref());
+            let message = super::runtime::panic_message(panic.as_ref());
             GpuError::Shader(format!("the shader compiler failed on entry point '{entry_point}': {message}"))
         })
     }

@@ -248,7 +248,7 @@ pub fn read_buffer<T: Pod>(
     offset: u64,
     size: u64,
 ) -> Result<Vec<T>, GpuError> {
-    super::block_on(read_buffer_async(context, source, offset, size))
+    super::runtime::block_on(read_buffer_async(context, source, offset, size))
 }
 
 /// [`read_buffer`], awaited.

@@ -78,7 +78,7 @@ impl GpuContext {
     /// first check the device failed.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn require(&self, checks: &[Check]) -> Result<(), GpuError> {
-        super::block_on(self.require_async(checks))
+        super::runtime::block_on(self.require_async(checks))
     }
 
     /// [`GpuContext::require`], awaited.
@@ -103,7 +103,7 @@ impl GpuContext {
     /// yet known. An exempt context (the one checks run on) passes all.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn self_test(&self, checks: &[Check]) -> Vec<Verdict> {
-        super::block_on(self.self_test_async(checks))
+        super::runtime::block_on(self.self_test_async(checks))
     }
 
     /// [`GpuContext::self_test`], awaited.
@@ -116,7 +116,7 @@ impl GpuContext {
     /// ones: after a driver was fixed, or to see a failure again.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn retest(&self, checks: &[Check]) -> Vec<Verdict> {
-        super::block_on(self.retest_async(checks))
+        super::runtime::block_on(self.retest_async(checks))
     }
 
     /// [`GpuContext::retest`], awaited.
@@ -201,7 +201,7 @@ impl GpuContext {
         let outcome = CatchUnwind(Box::pin(async move { run(context).await })).await;
         let outcome = match outcome {
             Ok(outcome) => outcome,
-            Err(panic) => Err(format!("the check panicked: {}", super::panic_message(panic.as_ref()))),
+            Err(panic) => Err(format!("the check panicked: {}", super::runtime::panic_message(panic.as_ref()))),
         };
         // An error the check's own scopes did not catch is the device's too.
         let outcome = outcome.and_then(|()| exempt.check_health().map_err(|error| error.to_string()));

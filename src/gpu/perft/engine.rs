@@ -87,7 +87,7 @@ impl<G: PerftGame> PerftEngine<G> {
     /// these kernels (a device that failed it gets [`GpuError::SelfTestFailed`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
-        crate::gpu::block_on(Self::with_options_async(context, options))
+        crate::gpu::runtime::block_on(Self::with_options_async(context, options))
     }
 
     /// [`Self::with_options`], awaited.
@@ -328,7 +328,7 @@ impl<G: PerftGame> PerftEngine<G> {
     /// Empties the transposition table: later counts start from nothing.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn clear_table(&mut self) -> Result<(), GpuError> {
-        crate::gpu::block_on(self.clear_table_async())
+        crate::gpu::runtime::block_on(self.clear_table_async())
     }
 
     /// [`Self::clear_table`], awaited.
@@ -412,7 +412,7 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, GpuError> {
-        crate::gpu::block_on(self.perft_async(roots, depth, progress))
+        crate::gpu::runtime::block_on(self.perft_async(roots, depth, progress))
     }
 
     /// [`Self::perft`], awaited.
@@ -439,7 +439,7 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u128>, GpuError> {
-        crate::gpu::block_on(self.perft_wide_async(roots, depth, progress))
+        crate::gpu::runtime::block_on(self.perft_wide_async(roots, depth, progress))
     }
 
     /// [`Self::perft_wide`], awaited.
@@ -487,7 +487,7 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<Vec<u64>>, GpuError> {
-        crate::gpu::block_on(self.perft_statistics_async(roots, depth, progress))
+        crate::gpu::runtime::block_on(self.perft_statistics_async(roots, depth, progress))
     }
 
     /// [`Self::perft_statistics`], awaited.
@@ -1026,7 +1026,7 @@ impl<G: PerftGame> PerftEngine<G> {
             #[cfg(not(target_arch = "wasm32"))]
             if let Some(profiler) = &mut self.profiler {
                 // A failure here is the device's, and the next read reports it.
-                let _ = crate::gpu::block_on(profiler.collect(&self.context));
+                let _ = crate::gpu::runtime::block_on(profiler.collect(&self.context));
             }
         }
         self.batch.used = 0;

@@ -76,22 +76,20 @@ mod table;
 #[cfg(not(target_arch = "wasm32"))]
 pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
-pub use memory::{MemoryLayout, memory_module};
+pub use memory::{DEEP_BUCKET_BYTES, MemoryLayout, SHALLOW_BUCKET_BYTES, memory_module};
 pub use plan::{DeviceFacts, MemoryReport};
 pub use profile::KernelTime;
 #[cfg(not(target_arch = "wasm32"))]
 pub use table::requested_table;
-pub use table::{
-    DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, default_table_bytes, default_table_bytes_for, plan_for, plan_report,
-};
+pub use table::{default_table_bytes, default_table_bytes_for, plan_for, plan_report};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::LocalFuture;
 use super::composer;
 use super::context::{GpuContext, GpuError};
 use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
 use super::resources::{Staging, buffer, buffer_with, record_dispatch_with};
+use super::runtime::LocalFuture;
 
 /// A game's side of the engine: its record, kernels, data and bounds.
 pub trait PerftGame {

@@ -3,8 +3,8 @@
 //! transposition table spread over storage bindings (see [`super::memory`]),
 //! and the positions to keep free below a level so that its children always fit.
 
+use super::memory::{DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, shard_buckets};
 use super::memory::{FIXED_STORAGE_BINDINGS, MemoryLayout};
-use super::table::{DEEP_BUCKET_BYTES, SHALLOW_BUCKET_BYTES, shard_buckets};
 use super::*;
 use crate::gpu::DeviceMemory;
 use crate::gpu::device_memory::MemorySource;
