@@ -205,6 +205,28 @@ fn arena_name(index: u32) -> String {
     if index == 0 { "arena".to_owned() } else { format!("arena_{index}") }
 }
 
+/// Bytes of one bucket of compact entries (subtrees of 1 to 3 plies): two
+/// entries of three words.
+pub const SHALLOW_BUCKET_BYTES: u64 = 24;
+/// Bytes of one bucket of wide entries (deeper subtrees): two entries of four words.
+pub const DEEP_BUCKET_BYTES: u64 = 32;
+/// The wide entries' share of each shard: a quarter of its bytes. Most
+/// positions of a deep count are 1 to 3 plies from its leaves (each ply
+/// holds about ten times more distinct positions than the one above it),
+/// but a deeper hit saves a larger subtree.
+const DEEP_SHARE_DIVISOR: u64 = 4;
+
+/// Buckets of compact and of wide entries in a shard of `bytes`; (0, 0)
+/// when it cannot hold one of each.
+pub(super) fn shard_buckets(bytes: u64) -> (u64, u64) {
+    if bytes < SHALLOW_BUCKET_BYTES + DEEP_BUCKET_BYTES {
+        return (0, 0);
+    }
+    let deep = (bytes / DEEP_SHARE_DIVISOR / DEEP_BUCKET_BYTES).max(1);
+    let shallow = (bytes - deep * DEEP_BUCKET_BYTES) / SHALLOW_BUCKET_BYTES;
+    (shallow, deep)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,26 +255,4 @@ mod tests {
         }
         assert!(text.contains("const ARENA_BINDING_SHIFT: u32 = 10u;"));
     }
-}
-
-/// Bytes of one bucket of compact entries (subtrees of 1 to 3 plies): two
-/// entries of three words.
-pub const SHALLOW_BUCKET_BYTES: u64 = 24;
-/// Bytes of one bucket of wide entries (deeper subtrees): two entries of four words.
-pub const DEEP_BUCKET_BYTES: u64 = 32;
-/// The wide entries' share of each shard: a quarter of its bytes. Most
-/// positions of a deep count are 1 to 3 plies from its leaves (each ply
-/// holds about ten times more distinct positions than the one above it),
-/// but a deeper hit saves a larger subtree.
-const DEEP_SHARE_DIVISOR: u64 = 4;
-
-/// Buckets of compact and of wide entries in a shard of `bytes`; (0, 0)
-/// when it cannot hold one of each.
-pub(super) fn shard_buckets(bytes: u64) -> (u64, u64) {
-    if bytes < SHALLOW_BUCKET_BYTES + DEEP_BUCKET_BYTES {
-        return (0, 0);
-    }
-    let deep = (bytes / DEEP_SHARE_DIVISOR / DEEP_BUCKET_BYTES).max(1);
-    let shallow = (bytes - deep * DEEP_BUCKET_BYTES) / SHALLOW_BUCKET_BYTES;
-    (shallow, deep)
 }
