@@ -364,6 +364,20 @@ fn pool_perft(
     Ok(pool.perft_wide(roots, depth, &show)?)
 }
 
+/// Each of `moves` with the count `count_until` makes below it on `pool`,
+/// sorted by the move's text (a divide's rows); `None` once a count gave up
+/// because its stop flag was set. The CPU side of the games' `divide_until`.
+pub fn divide_on_pool_until<M: Copy + ToString + Send + Sync>(
+    pool: &rayon::ThreadPool,
+    moves: Vec<M>,
+    count_until: impl Fn(M) -> Option<u64> + Sync + Send,
+) -> Option<Vec<(M, u64)>> {
+    let counts: Option<Vec<u64>> = pool.install(|| moves.iter().map(|&mv| count_until(mv)).collect());
+    let mut divided: Vec<(M, u64)> = moves.into_iter().zip(counts?).collect();
+    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
+    Some(divided)
+}
+
 /// A count's result, or `None` when it failed because `stop` was set.
 pub fn until<T>(result: Result<T, CliError>, stop: &AtomicBool) -> Result<Option<T>, CliError> {
     match result {

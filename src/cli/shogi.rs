@@ -161,19 +161,10 @@ impl Engine {
             if depth == 0 {
                 return Ok(Some(Vec::new()));
             }
-            let moves = position.legal_moves();
-            let counts: Option<Vec<u64>> = pool.install(|| {
-                moves
-                    .iter()
-                    .map(|mv| {
-                        gpu_movegen::shogi::perft::perft_parallel_until(&position.make_move(*mv), depth - 1, stop)
-                    })
-                    .collect()
-            });
-            let Some(counts) = counts else { return Ok(None) };
-            let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-            divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-            return Ok(Some(divided));
+            let moves = position.legal_moves().into_iter().collect();
+            return Ok(super::engine::divide_on_pool_until(pool, moves, |mv| {
+                gpu_movegen::shogi::perft::perft_parallel_until(&position.make_move(mv), depth - 1, stop)
+            }));
         }
         if let Engine::Gpu(gpu, _) = self {
             gpu.set_cancel(Some(std::sync::Arc::clone(stop)));
