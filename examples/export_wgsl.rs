@@ -11,7 +11,7 @@
 //! Usage: `cargo run --example export_wgsl -- FOLDER`
 
 use gpu_movegen::chess::gpu::embed::{self, EmbedOptions};
-use gpu_movegen::chess::gpu::shaders::{ShaderVariant, attack_table_data};
+use gpu_movegen::chess::gpu::shaders::{ShaderBuild, attack_table_data};
 use gpu_movegen::sliders::SliderAlgorithm;
 
 fn main() -> std::process::ExitCode {
@@ -36,9 +36,9 @@ fn export(folder: &std::path::Path) -> Result<usize, String> {
     let write =
         |name: &str, bytes: &[u8]| std::fs::write(folder.join(name), bytes).map_err(|error| format!("{name}: {error}"));
     for slider in SliderAlgorithm::ALL {
-        let variant = ShaderVariant { slider, native_u64: false };
+        let build = ShaderBuild { slider, native_u64: false };
         // The library alone: what `#import chess` resolves to, ready for a host's own kernels.
-        let composed = embed::compose("#import chess\n", EmbedOptions { variant, ..Default::default() })
+        let composed = embed::compose("#import chess\n", EmbedOptions { build, ..Default::default() })
             .map_err(|error| error.to_string())?;
         let header = format!(
             "// gpu-movegen {} chess library, {} sliders on u32 pairs, for WebGPU.\n\

@@ -10,7 +10,7 @@
 //! so it cannot drift from what they build.
 
 use crate::chess::gpu::perft::Chess;
-use crate::chess::gpu::shaders::{self as chess_shaders, ShaderVariant};
+use crate::chess::gpu::shaders::{self as chess_shaders, ShaderBuild};
 use crate::chess::gpu::variant::{ChessVariants, VariantKernels};
 use crate::chess::sliders::SliderAlgorithm;
 use crate::chess::variant::Variant;
@@ -102,10 +102,10 @@ pub const PERFT_LAYOUTS: [NamedLayout; 4] = [
 ];
 
 /// Every chess shader build: each slider algorithm on native u64 and on u32 pairs.
-pub fn chess_shader_variants() -> Vec<ShaderVariant> {
+pub fn chess_shader_builds() -> Vec<ShaderBuild> {
     SliderAlgorithm::ALL
         .iter()
-        .flat_map(|&slider| [true, false].map(|native_u64| ShaderVariant { slider, native_u64 }))
+        .flat_map(|&slider| [true, false].map(|native_u64| ShaderBuild { slider, native_u64 }))
         .collect()
 }
 
@@ -117,24 +117,24 @@ pub fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError>
     // configuration on the first layout, the default one on all of them.
     let pairs = |default: bool| layouts(coverage == Coverage::Covering && !default);
 
-    for variant in chess_shader_variants() {
-        let default = variant == ShaderVariant::default();
+    for build in chess_shader_builds() {
+        let default = build == ShaderBuild::default();
         for named in pairs(default) {
             let memory = memory_module(&named.layout);
-            let configuration = format!("{} {}", variant.name(), named.name);
-            modules.push(perft_module("chess", "perft", &configuration, Chess::perft_shader(variant, &memory)?));
-            if let Some(shader) = Chess::statistics_shader(variant, &memory) {
+            let configuration = format!("{} {}", build.name(), named.name);
+            modules.push(perft_module("chess", "perft", &configuration, Chess::perft_shader(build, &memory)?));
+            if let Some(shader) = Chess::statistics_shader(build, &memory) {
                 modules.push(perft_module("chess", "perft_statistics", &configuration, shader?));
             }
         }
         for module in ["per_position", "per_piece"] {
-            let shader = reflect(chess_shaders::compose_variant(module, variant, &[])?)?;
-            modules.push(batch_module("chess", module, variant.name(), shader));
+            let shader = reflect(chess_shaders::compose_build(module, build, &[])?)?;
+            modules.push(batch_module("chess", module, build.name(), shader));
         }
     }
     for variant in Variant::VARIANTS {
-        for shaders in chess_shader_variants() {
-            let default = shaders == ShaderVariant::default();
+        for shaders in chess_shader_builds() {
+            let default = shaders == ShaderBuild::default();
             // The variants' kernels share chess's slider code: in covering
             // mode each variant is listed in the default build only.
             if coverage == Coverage::Covering && !default {
@@ -160,7 +160,7 @@ pub fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError>
                 ShogiGame::perft_shader(words, &memory)?,
             ));
         }
-        let shader = reflect(shogi_shaders::compose_variant("shogi_per_position", words, &[])?)?;
+        let shader = reflect(shogi_shaders::compose_build("shogi_per_position", words, &[])?)?;
         modules.push(batch_module("shogi", "shogi_per_position", board_words_name(words).to_owned(), shader));
     }
     for size in 2..=crate::go::MAX_SIZE {
@@ -246,7 +246,7 @@ pub fn default_choices(context: &GpuContext) -> Vec<KernelChoice> {
     let software = context.is_software();
     let default = crate::chess::gpu::adapter_default(context.adapter_info.as_ref());
     let int64 = context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let chess_build = ShaderVariant { slider: default.slider, native_u64: default.native_u64 && int64 };
+    let chess_build = ShaderBuild { slider: default.slider, native_u64: default.native_u64 && int64 };
     let build_reason = if default.native_u64 && !int64 {
         format!("{}; u32 pairs, since this device lacks SHADER_INT64", default.source)
     } else {

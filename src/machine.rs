@@ -15,10 +15,10 @@ pub fn physical_mebibytes() -> Option<u64> {
 /// when none applies. A device whose memory is the machine's (a software
 /// adapter, an integrated GPU) has no more than this.
 pub fn memory_headroom() -> Option<u64> {
-    let mut headroom: Option<u64> = None;
-    let mut keep = |bytes: u64| headroom = Some(headroom.map_or(bytes, |least| least.min(bytes)));
     #[cfg(target_os = "linux")]
     {
+        let mut headroom: Option<u64> = None;
+        let mut keep = |bytes: u64| headroom = Some(headroom.map_or(bytes, |least| least.min(bytes)));
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         let field = |name: &str| -> Option<u64> {
             let line = status.lines().find(|line| line.starts_with(name))?;
@@ -32,8 +32,10 @@ pub fn memory_headroom() -> Option<u64> {
         if let Some(bytes) = cgroup_headroom() {
             keep(bytes);
         }
+        headroom
     }
-    headroom
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// The soft limit on the data segment (`data`) or the address space,

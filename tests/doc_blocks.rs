@@ -4,7 +4,7 @@
 //! composed with the library for every slider and both bitboard layouts and
 //! validated by naga.
 
-use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::ShaderBuild;
 use gpu_movegen::chess::gpu::embed::{self, EmbedOptions};
 use gpu_movegen::sliders::SliderAlgorithm;
 
@@ -59,16 +59,16 @@ fn shader_strings(rust: &str) -> Vec<String> {
 fn validate(name: &str, wgsl: &str) {
     for slider in SliderAlgorithm::ALL {
         for native_u64 in [false, true] {
-            let variant = ShaderVariant { slider, native_u64 };
-            let options = EmbedOptions { table_group: 1, variant, ..Default::default() };
+            let build = ShaderBuild { slider, native_u64 };
+            let options = EmbedOptions { table_group: 1, build, ..Default::default() };
             let composed =
-                embed::compose(wgsl, options).unwrap_or_else(|error| panic!("{name} ({}): {error}", variant.name()));
+                embed::compose(wgsl, options).unwrap_or_else(|error| panic!("{name} ({}): {error}", build.name()));
             let module = naga::front::wgsl::parse_str(&composed.source).unwrap();
             let capabilities =
                 if native_u64 { naga::valid::Capabilities::SHADER_INT64 } else { naga::valid::Capabilities::empty() };
             naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
                 .validate(&module)
-                .unwrap_or_else(|error| panic!("{name} ({}) does not validate: {error:?}", variant.name()));
+                .unwrap_or_else(|error| panic!("{name} ({}) does not validate: {error:?}", build.name()));
             assert!(!composed.entry_points.is_empty(), "{name}: no entry point");
         }
     }

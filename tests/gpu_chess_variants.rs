@@ -30,7 +30,7 @@ const MAX_NODES: u64 = 100_000;
 const RANDOM_POSITIONS: usize = 40;
 
 fn engine(context: &GpuContext, variant: Variant, options: VariantPerftOptions) -> VariantGpuPerft {
-    let options = VariantPerftOptions { variant: VariantKernels { variant, ..Default::default() }, ..options };
+    let options = VariantPerftOptions { build: VariantKernels { variant, ..Default::default() }, ..options };
     VariantGpuPerft::with_options(context, options).unwrap_or_else(|error| panic!("a {variant} engine: {error}"))
 }
 
@@ -51,7 +51,7 @@ fn published(variant: Variant, max_nodes: u64) -> Vec<(VariantPosition, u32, u64
 /// of seeded random play at depth 3, on one engine with the default settings:
 /// the published counts one by one, the random positions in one batch, each
 /// equal to the CPU's count. Returns how many published counts were checked.
-fn check_variant(context: &GpuContext, variant: Variant, max_nodes: u64, random: usize) -> usize {
+fn check_build(context: &GpuContext, variant: Variant, max_nodes: u64, random: usize) -> usize {
     let mut gpu = engine(context, variant, VariantPerftOptions::default());
     let counts = published(variant, max_nodes);
     for (position, depth, expected) in &counts {
@@ -70,10 +70,8 @@ fn check_variant(context: &GpuContext, variant: Variant, max_nodes: u64, random:
 #[test]
 fn every_variant_counts_its_suite_and_random_play_as_the_cpu() {
     let context = context();
-    let checked: usize = Variant::VARIANTS
-        .into_iter()
-        .map(|variant| check_variant(&context, variant, MAX_NODES, RANDOM_POSITIONS))
-        .sum();
+    let checked: usize =
+        Variant::VARIANTS.into_iter().map(|variant| check_build(&context, variant, MAX_NODES, RANDOM_POSITIONS)).sum();
     assert!(checked >= 80, "{checked} published counts");
 }
 
@@ -85,7 +83,7 @@ fn every_variant_counts_its_suite_and_random_play_as_the_cpu() {
 fn every_published_count_and_two_thousand_random_positions_a_variant() {
     let context = context();
     let checked: usize =
-        Variant::VARIANTS.into_iter().map(|variant| check_variant(&context, variant, u64::MAX, 2000)).sum();
+        Variant::VARIANTS.into_iter().map(|variant| check_build(&context, variant, u64::MAX, 2000)).sum();
     assert_eq!(checked, 101, "published counts");
 }
 

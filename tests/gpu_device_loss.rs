@@ -61,8 +61,8 @@ fn longest_waits_at_default_sizes() {
     let counted = engine.perft(&[start], 5, &mut |_| {}).expect("a count");
     println!("Shogi start perft(5) = {}: longest wait {:?}", counted[0], shogi.longest_wait());
     let go = context();
-    let mut engine = GoGpuPerft::with_options(&go, GoPerftOptions { variant: BoardSize(9), ..Default::default() })
-        .expect("an engine");
+    let mut engine =
+        GoGpuPerft::with_options(&go, GoPerftOptions { build: BoardSize(9), ..Default::default() }).expect("an engine");
     let empty = gpu_movegen::go::Position::new(9).unwrap();
     let counted = engine.perft(&[empty], 5, &mut |_| {}).expect("a count");
     println!("Go 9x9 perft(5) = {}: longest wait {:?}", counted[0], go.longest_wait());

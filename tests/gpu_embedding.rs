@@ -9,7 +9,7 @@ mod experiment;
 
 use common::gpu::{context, gpu_child};
 use experiment::{GpuSearch, Outcome, PlayoutSettings, cpu_negamax, cpu_playouts};
-use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::ShaderBuild;
 use gpu_movegen::chess::gpu::embed::{self, BindingKind, EmbedOptions};
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::gpu::GpuError;
@@ -80,7 +80,7 @@ fn a_user_shader_calling_the_library_agrees_with_the_cpu() {
     };
     assert!(positions.iter().filter(|position| castling_960(position)).count() >= 50);
 
-    let options = EmbedOptions { table_group: 1, table_binding: 3, variant: ShaderVariant::default() };
+    let options = EmbedOptions { table_group: 1, table_binding: 3, build: ShaderBuild::default() };
     let composed = embed::compose(USER_SHADER, options).expect("composes");
     assert_eq!(composed.entry_points.len(), 1);
     assert_eq!(composed.entry_points[0].name, "inspect");
@@ -211,7 +211,7 @@ fn search_roots() -> Vec<Position> {
 #[test]
 fn playouts_on_the_gpu_equal_the_cpu_with_the_same_seeds() {
     let context = context();
-    let search = GpuSearch::new(&context, ShaderVariant::default()).expect("search pipelines");
+    let search = GpuSearch::new(&context, ShaderBuild::default()).expect("search pipelines");
     let roots = search_roots();
     for seed in [1, 2026] {
         let settings = PlayoutSettings { playouts_per_root: 64, seed, ply_cap: 120 };
@@ -237,7 +237,7 @@ fn playouts_on_the_gpu_equal_the_cpu_with_the_same_seeds() {
 #[test]
 fn negamax_on_the_gpu_equals_the_cpu() {
     let context = context();
-    let search = GpuSearch::new(&context, ShaderVariant::default()).expect("search pipelines");
+    let search = GpuSearch::new(&context, ShaderBuild::default()).expect("search pipelines");
     let names: Vec<&str> = search.composed().entry_points.iter().map(|entry| entry.name.as_str()).collect();
     assert_eq!(names, ["playouts", "count_children", "expand_children", "evaluate_leaves", "reduce_level"]);
     let mut roots = search_roots();

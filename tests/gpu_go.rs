@@ -78,7 +78,7 @@ fn gpu_perft_matches_the_published_counts() {
     for (size, depth, expected) in
         [(5, 4, 303_424), (7, 3, 110_544), (9, 3, 511_920), (13, 2, 28_392), (19, 2, 129_960)]
     {
-        let options = GoPerftOptions { variant: BoardSize(size), ..Default::default() };
+        let options = GoPerftOptions { build: BoardSize(size), ..Default::default() };
         let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
         let empty = Position::new(size).unwrap();
         assert_eq!(gpu.perft(&[empty], depth, &mut |_| {}).unwrap(), [expected], "{size}x{size} perft({depth})");
@@ -94,7 +94,7 @@ fn gpu_perft_equals_the_cpu_on_random_positions() {
     for (fused_leaves, fused_shape) in
         [(true, FusedShape::PerPosition), (true, FusedShape::PerMove), (false, FusedShape::Auto)]
     {
-        let options = GoPerftOptions { variant: BoardSize(7), fused_leaves, fused_shape, ..Default::default() };
+        let options = GoPerftOptions { build: BoardSize(7), fused_leaves, fused_shape, ..Default::default() };
         let mut gpu = GoGpuPerft::with_options(&context, options).unwrap();
         assert_eq!(gpu.perft(&positions, 3, &mut |_| {}).unwrap(), cpu, "fused leaves {fused_leaves} {fused_shape:?}");
     }
@@ -117,7 +117,7 @@ fn small_arenas_stay_exact() {
     // No 5x5 position has more than 25 moves, so the engine may keep room for 25 per level.
     for arena in [400, 500] {
         let options = GoPerftOptions {
-            variant: BoardSize(5),
+            build: BoardSize(5),
             arena_positions: Some(arena),
             reserve_moves: Some(25),
             ..Default::default()
@@ -130,7 +130,7 @@ fn small_arenas_stay_exact() {
 
 #[test]
 fn a_position_of_another_size_is_a_fault_not_a_count() {
-    let options = GoPerftOptions { variant: BoardSize(9), ..Default::default() };
+    let options = GoPerftOptions { build: BoardSize(9), ..Default::default() };
     let mut gpu = GoGpuPerft::with_options(&context(), options).unwrap();
     let error = gpu.perft(&[Position::new(13).unwrap()], 2, &mut |_| {}).unwrap_err();
     assert!(matches!(error, GpuError::ShaderFault(_)), "{error}");

@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::gpu::{context, run_test_kernel_variant, variants};
-use gpu_movegen::chess::gpu::ShaderVariant;
+use common::gpu::{builds, context, run_test_kernel_build};
+use gpu_movegen::chess::gpu::ShaderBuild;
 use gpu_movegen::chess::gpu::layout::{BatchParameters, PackedPosition, PieceMovesRecord, PositionMovesRecord};
 use gpu_movegen::chess::gpu::shaders;
 use gpu_movegen::gpu::composer::ModuleKind;
@@ -80,10 +80,10 @@ fn bitboard_helpers_match_u64_on_every_shift_amount_in_both_representations() {
     let values = random_values(3_000, 64);
     let input: Vec<u32> = values.iter().flat_map(|value| [*value as u32, (value >> 32) as u32]).collect();
     for native_u64 in representations(&context) {
-        let variant = ShaderVariant { native_u64, ..Default::default() };
-        let output = run_test_kernel_variant(
+        let build = ShaderBuild { native_u64, ..Default::default() };
+        let output = run_test_kernel_build(
             &context,
-            variant,
+            build,
             BITBOARD_KERNEL,
             "bitboard_ops",
             &input,
@@ -95,7 +95,7 @@ fn bitboard_helpers_match_u64_on_every_shift_amount_in_both_representations() {
             |index: usize, offset: usize| u64::from(word(index, offset)) | u64::from(word(index, offset + 1)) << 32;
         for (index, &value) in values.iter().enumerate() {
             let other = values[(index + 1) % values.len()];
-            let label = format!("{} {value:#x}", variant.name());
+            let label = format!("{} {value:#x}", build.name());
             for amount in 0..64 {
                 assert_eq!(pair(index, amount * 4), value << amount, "{label} << {amount}");
                 assert_eq!(pair(index, amount * 4 + 2), value >> amount, "{label} >> {amount}");
@@ -185,10 +185,10 @@ fn kogge_stone_wgsl_matches_its_cpu_twin_and_the_ray_walk_on_every_square() {
         })
         .collect();
     for native_u64 in representations(&context) {
-        let variant = ShaderVariant { native_u64, ..Default::default() };
-        let output = run_test_kernel_variant(
+        let build = ShaderBuild { native_u64, ..Default::default() };
+        let output = run_test_kernel_build(
             &context,
-            variant,
+            build,
             KOGGE_STONE_KERNEL,
             "kogge_stone_attacks",
             &input,
@@ -215,11 +215,11 @@ fn kogge_stone_wgsl_matches_its_cpu_twin_and_the_ray_walk_on_every_square() {
 
 /// naga's view of a composed module.
 fn parse(root: &str) -> naga::Module {
-    parse_variant(root, ShaderVariant::default())
+    parse_build(root, ShaderBuild::default())
 }
 
-fn parse_variant(root: &str, variant: ShaderVariant) -> naga::Module {
-    let source = shaders::compose_variant(root, variant, &[]).expect("composes");
+fn parse_build(root: &str, build: ShaderBuild) -> naga::Module {
+    let source = shaders::compose_build(root, build, &[]).expect("composes");
     naga::front::wgsl::parse_str(&source).unwrap_or_else(|error| panic!("{root}: {}", error.emit_to_string(&source)))
 }
 
@@ -335,7 +335,7 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
     ] {
         assert_eq!(constant(&perft, name), value, "{name}");
     }
-    let reflected = reflect(shaders::compose_variant("perft", ShaderVariant::default(), &[]).unwrap()).unwrap();
+    let reflected = reflect(shaders::compose_build("perft", ShaderBuild::default(), &[]).unwrap()).unwrap();
     let sizes: Vec<(String, [u32; 3])> =
         reflected.entry_points.iter().map(|entry| (entry.name.clone(), entry.workgroup_size)).collect();
     for (name, size) in [
@@ -378,16 +378,14 @@ fn shared_constants_and_workgroup_sizes_come_from_one_definition() {
 fn every_kernel_validates_and_every_module_has_a_header() {
     for slider in SliderAlgorithm::ALL {
         for native_u64 in [false, true] {
-            let variant = ShaderVariant { slider, native_u64 };
+            let build = ShaderBuild { slider, native_u64 };
             let capabilities =
                 if native_u64 { naga::valid::Capabilities::SHADER_INT64 } else { naga::valid::Capabilities::empty() };
             for module in shaders::modules().filter(|module| module.kind == ModuleKind::Kernels) {
-                let parsed = parse_variant(module.name, variant);
+                let parsed = parse_build(module.name, build);
                 naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
                     .validate(&parsed)
-                    .unwrap_or_else(|error| {
-                        panic!("{} ({}) does not validate: {error:?}", module.name, variant.name())
-                    });
+                    .unwrap_or_else(|error| panic!("{} ({}) does not validate: {error:?}", module.name, build.name()));
                 assert!(!parsed.entry_points.is_empty(), "{}", module.name);
             }
         }
@@ -459,12 +457,12 @@ fn every_gpu_slider_algorithm_in_both_representations_equals_the_ray_walk() {
     }
     let input: Vec<u32> =
         cases.iter().flat_map(|&(square, occupancy)| [square, occupancy as u32, (occupancy >> 32) as u32]).collect();
-    let variants = variants(&context);
-    assert!(variants.len() >= 6);
-    for variant in variants {
-        let output = run_test_kernel_variant(
+    let builds = builds(&context);
+    assert!(builds.len() >= 6);
+    for build in builds {
+        let output = run_test_kernel_build(
             &context,
-            variant,
+            build,
             SLIDER_KERNEL,
             "slider_attacks",
             &input,
@@ -477,7 +475,7 @@ fn every_gpu_slider_algorithm_in_both_representations_equals_the_ray_walk() {
             let square = square as u8;
             let rook = classical::rook_attacks(square, occupied);
             let bishop = classical::bishop_attacks(square, occupied);
-            let label = format!("{} square {square} occupied {occupied:#x}", variant.name());
+            let label = format!("{} square {square} occupied {occupied:#x}", build.name());
             assert_eq!(pair(0), rook, "rook, {label}");
             assert_eq!(pair(2), bishop, "bishop, {label}");
             assert_eq!(pair(4), rook | bishop, "queen, {label}");

@@ -164,10 +164,10 @@ fn both_bitboard_layouts_count_the_same() {
     let context = context();
     let roots = random_positions(40, 5);
     let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
-    for variant in [BoardWords::Full, BoardWords::ThreeRanks] {
-        let mut gpu = ShogiGpuPerft::with_options(&context, PerftOptions { variant, ..Default::default() }).unwrap();
-        assert_eq!(gpu.perft(&roots, 2, &mut |_| {}).unwrap(), expected, "{variant:?}");
-        assert_eq!(gpu.perft(&[Position::start()], 3, &mut |_| {}).unwrap(), [25_470], "{variant:?}");
+    for build in [BoardWords::Full, BoardWords::ThreeRanks] {
+        let mut gpu = ShogiGpuPerft::with_options(&context, PerftOptions { build, ..Default::default() }).unwrap();
+        assert_eq!(gpu.perft(&roots, 2, &mut |_| {}).unwrap(), expected, "{build:?}");
+        assert_eq!(gpu.perft(&[Position::start()], 3, &mut |_| {}).unwrap(), [25_470], "{build:?}");
     }
     for words in [0u128, 1, 1 << 80, all_squares(), 0x1234_5678_9abc_def0_1234_5678] {
         let words = words & all_squares();

@@ -287,7 +287,7 @@ fn tiny_bindings_keep_shogi_and_go_exact() {
     let start = gpu_movegen::shogi::Position::start();
     assert_eq!(shogi.perft(&[start], 4, &mut |_| {}).unwrap(), [719_731]);
     let options = GoPerftOptions {
-        variant: BoardSize(7),
+        build: BoardSize(7),
         table_bytes: Some(4 * MIB),
         binding_bytes: Some(MIB),
         ..Default::default()
@@ -309,7 +309,7 @@ fn shogi_and_go_count_exactly_with_tiny_tables() {
         assert_eq!(shogi.perft(&[start], 4, &mut |_| {}).unwrap(), [719_731], "{index_bits} bits");
         assert!(shogi.statistics().probed_levels > 0);
         let options = GoPerftOptions {
-            variant: BoardSize(5),
+            build: BoardSize(5),
             arena_positions: Some(800),
             reserve_moves: Some(25),
             table_bytes: Some(MIB),

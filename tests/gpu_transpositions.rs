@@ -78,7 +78,7 @@ fn shogi_and_go_merge_exactly_too() {
     assert_eq!(shogi.perft(&[gpu_movegen::shogi::Position::start()], 4, &mut |_| {}).unwrap(), [719_731]);
     assert!(shogi.statistics().merged_levels > 0);
     let options = GoPerftOptions {
-        variant: BoardSize(5),
+        build: BoardSize(5),
         arena_positions: Some(800),
         reserve_moves: Some(25),
         table_bytes: Some(0),

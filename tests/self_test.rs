@@ -19,7 +19,7 @@ fn unique(name: &str) -> String {
 #[test]
 fn every_game_passes_on_this_driver() {
     let context = context();
-    let variant = gpu_movegen::chess::gpu::ShaderVariant::default();
+    let variant = gpu_movegen::chess::gpu::ShaderBuild::default();
     let checks = [
         gpu_movegen::chess::gpu::self_test::perft_check(variant),
         gpu_movegen::chess::gpu::self_test::library_check(variant),

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use gpu_movegen::chess::gpu::embed::{self, EmbedOptions};
 use gpu_movegen::chess::gpu::variant::variant_selected_module;
-use gpu_movegen::chess::gpu::{ShaderVariant, shaders as chess};
+use gpu_movegen::chess::gpu::{ShaderBuild, shaders as chess};
 use gpu_movegen::chess::variant::Variant;
 use gpu_movegen::go::gpu::shaders as go;
 use gpu_movegen::gpu::composer::ModuleKind;
@@ -25,30 +25,29 @@ use gpu_movegen::sliders::SliderAlgorithm;
 fn composed_modules() -> Vec<(String, String)> {
     let mut modules = Vec::new();
     for slider in SliderAlgorithm::ALL {
-        let variant = ShaderVariant { slider, native_u64: false };
+        let build = ShaderBuild { slider, native_u64: false };
         for module in chess::modules().filter(|module| module.kind == ModuleKind::Kernels) {
-            let source = chess::compose_variant(module.name, variant, &[]).expect("composes");
-            modules.push((format!("chess-{}-{}.wgsl", module.name, variant.name().replace('/', "-")), source));
+            let source = chess::compose_build(module.name, build, &[]).expect("composes");
+            modules.push((format!("chess-{}-{}.wgsl", module.name, build.name().replace('/', "-")), source));
         }
         let user = "#import chess\n@group(1) @binding(0) var<storage, read_write> output: array<u32>;\n\
                     @compute @workgroup_size(64)\nfn user_kernel(@builtin(global_invocation_id) id: vec3<u32>) {\n    \
                     output[id.x] = bitboard_count(table_knight_attacks(id.x % 64u));\n}\n";
-        let options = EmbedOptions { variant, ..Default::default() };
+        let options = EmbedOptions { build, ..Default::default() };
         let composed = embed::compose(user, options).expect("the embedding library composes");
-        modules.push((format!("embedded-{}.wgsl", variant.name().replace('/', "-")), composed.source));
+        modules.push((format!("embedded-{}.wgsl", build.name().replace('/', "-")), composed.source));
     }
     // The chess variants' perft kernels, one module a variant (the variant
     // is a constant of the module), in the portable representation.
     for variant in Variant::VARIANTS {
         let selected = variant_selected_module(variant);
-        let source =
-            chess::compose_variant("variant_perft", ShaderVariant::default(), &[("variant_selected", &selected)])
-                .expect("composes");
+        let source = chess::compose_build("variant_perft", ShaderBuild::default(), &[("variant_selected", &selected)])
+            .expect("composes");
         modules.push((format!("chess-variant_perft-{variant}.wgsl"), source));
     }
     for layout in [BoardWords::Full, BoardWords::ThreeRanks] {
         for module in shogi::modules().filter(|module| module.kind == ModuleKind::Kernels) {
-            let source = shogi::compose_variant(module.name, layout, &[]).expect("composes");
+            let source = shogi::compose_build(module.name, layout, &[]).expect("composes");
             modules.push((format!("shogi-{}-{layout:?}.wgsl", module.name), source));
         }
     }

@@ -2,7 +2,7 @@
 //! the CPU with the same seeds, move order and rules, so that the two give
 //! bit-identical results. Shared by examples/gpu_search/main.rs and the tests.
 
-use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::ShaderBuild;
 use gpu_movegen::chess::gpu::embed::{self, EmbedOptions, ShaderRandom};
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::gpu::resources::read_buffer;
@@ -167,8 +167,8 @@ struct Inputs<'a> {
 }
 
 impl GpuSearch {
-    pub fn new(context: &GpuContext, variant: ShaderVariant) -> Result<GpuSearch, GpuError> {
-        let options = EmbedOptions { table_group: 1, table_binding: 0, variant };
+    pub fn new(context: &GpuContext, build: ShaderBuild) -> Result<GpuSearch, GpuError> {
+        let options = EmbedOptions { table_group: 1, table_binding: 0, build };
         let composed = embed::compose(SEARCH_SHADER, options)?;
         let device = &context.device;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

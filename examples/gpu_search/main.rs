@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use experiment::{GpuSearch, Outcome, PlayoutSettings, cpu_negamax, cpu_playouts};
-use gpu_movegen::chess::gpu::ShaderVariant;
+use gpu_movegen::chess::gpu::ShaderBuild;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::{Position, random_play};
 
@@ -60,7 +60,7 @@ fn main() {
     }
     let arguments = Arguments::parse();
     let context = GpuContext::new().unwrap_or_else(|error| gpu_failure(&error));
-    let search = GpuSearch::new(&context, ShaderVariant::default()).unwrap_or_else(|error| gpu_failure(&error));
+    let search = GpuSearch::new(&context, ShaderBuild::default()).unwrap_or_else(|error| gpu_failure(&error));
     println!("adapter: {}", context.adapter_description());
     for entry in &search.composed().entry_points {
         println!("entry point {} (workgroup {:?})", entry.name, entry.workgroup_size);

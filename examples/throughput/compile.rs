@@ -15,10 +15,10 @@ use std::time::Instant;
 fn modules() -> Vec<(&'static str, ComposedShader)> {
     use gpu_movegen::{chess, go, shogi};
     let composed = [
-        ("chess", chess::gpu::shaders::compose_variant("perft", Default::default(), &[]).map_err(|e| e.to_string())),
+        ("chess", chess::gpu::shaders::compose_build("perft", Default::default(), &[]).map_err(|e| e.to_string())),
         (
             "shogi",
-            shogi::gpu::shaders::compose_variant("shogi_perft", Default::default(), &[]).map_err(|e| e.to_string()),
+            shogi::gpu::shaders::compose_build("shogi_perft", Default::default(), &[]).map_err(|e| e.to_string()),
         ),
         ("go 9x9", go::gpu::shaders::compose("go_perft", 9, &[]).map_err(|e| e.to_string())),
         ("go 19x19", go::gpu::shaders::compose("go_perft", 19, &[]).map_err(|e| e.to_string())),

@@ -25,13 +25,13 @@ fn gpu_rows(depth: u32, gpu_hash: Option<u64>, rounds: usize) -> Vec<Row> {
             std::process::exit(3);
         }
     };
-    let variant = crate::perft::adapter_variant(&context);
+    let build = crate::perft::adapter_build(&context);
     let table_bytes = gpu_hash.map_or_else(
         || gpu_movegen::gpu::perft::default_table_bytes(&context, None, Some(depth)),
         |mebibytes| mebibytes << 20,
     );
     let engine = |table_bytes: u64| {
-        let options = PerftOptions { variant, table_bytes: Some(table_bytes), ..Default::default() };
+        let options = PerftOptions { build, table_bytes: Some(table_bytes), ..Default::default() };
         let mut engine = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
         engine.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
         engine

@@ -4,7 +4,7 @@
 use crate::OrGpuExit as _;
 use crate::peers::{cozy_perft, shakmaty_position};
 use crate::report::{Row, median, seconds};
-use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions, ShaderVariant};
+use gpu_movegen::chess::gpu::{GpuPerft, PerftOptions, ShaderBuild};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::suite::{KIWIPETE_FEN as KIWIPETE, published_count};
 use gpu_movegen::{Position, perft};
@@ -12,11 +12,11 @@ use std::time::Instant;
 
 pub(crate) const POSITIONS: [(&str, &str); 2] = [("start position", gpu_movegen::START_FEN), ("kiwipete", KIWIPETE)];
 
-/// The variant the command line's defaults pick on this adapter.
-pub(crate) fn adapter_variant(context: &GpuContext) -> ShaderVariant {
+/// The build the command line's defaults pick on this adapter.
+pub(crate) fn adapter_build(context: &GpuContext) -> ShaderBuild {
     let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
     let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
-    ShaderVariant { slider: default.slider, native_u64: native }
+    ShaderBuild { slider: default.slider, native_u64: native }
 }
 
 pub(crate) struct PerftSettings {
@@ -39,21 +39,21 @@ pub(crate) fn perft_section(
             std::process::exit(crate::GPU_FAILURE);
         }
     };
-    let variant = adapter_variant(&context);
+    let build = adapter_build(&context);
     // Without a transposition table: the rounds measure the kernels, not each other's stored counts
     // (the deep section measures the tables).
-    let options = PerftOptions { variant, table_bytes: Some(0), ..Default::default() };
+    let options = PerftOptions { build, table_bytes: Some(0), ..Default::default() };
     let mut gpu = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
     println!(
         "Perft, adapter: {}, shaders {}, arena {} positions, {rounds} alternating rounds, median time",
         context.adapter_description(),
-        variant.name(),
+        build.name(),
         gpu.capacity()
     );
     // Pipelines compile on first use; keep that out of the timings.
     gpu.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
     let mut pairs = leaf_shapes.then(|| {
-        let options = PerftOptions { variant, fused_leaves: false, table_bytes: Some(0), ..Default::default() };
+        let options = PerftOptions { build, fused_leaves: false, table_bytes: Some(0), ..Default::default() };
         let mut engine = GpuPerft::with_options(&context, options).or_gpu_exit("GPU perft");
         engine.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
         engine

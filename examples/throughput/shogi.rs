@@ -27,25 +27,25 @@ pub(crate) fn shogi_gpu_rows(depth: u32) {
     let mut engines: Vec<(BoardWords, shogi::gpu::ShogiGpuPerft, Vec<f64>)> =
         [BoardWords::Full, BoardWords::ThreeRanks]
             .into_iter()
-            .map(|variant| {
-                let options = shogi::gpu::ShogiPerftOptions { variant, table_bytes: Some(0), ..Default::default() };
+            .map(|build| {
+                let options = shogi::gpu::ShogiPerftOptions { build, table_bytes: Some(0), ..Default::default() };
                 let mut gpu = shogi::gpu::ShogiGpuPerft::with_options(&context, options).or_gpu_exit("Shogi GPU perft");
                 gpu.perft(&[start], 2, &mut |_| {}).or_gpu_exit("warm-up");
-                (variant, gpu, Vec::new())
+                (build, gpu, Vec::new())
             })
             .collect();
     for _ in 0..3 {
-        for (variant, gpu, times) in &mut engines {
+        for (build, gpu, times) in &mut engines {
             let (nodes, time) = seconds(|| gpu.perft(&[start], depth, &mut |_| {}).or_gpu_exit("Shogi GPU perft")[0]);
             if nodes != expected {
-                eprintln!("shogi: the GPU ({variant:?}) counted {nodes} for perft({depth}), the CPU {expected}");
+                eprintln!("shogi: the GPU ({build:?}) counted {nodes} for perft({depth}), the CPU {expected}");
                 std::process::exit(1);
             }
             times.push(time);
         }
     }
-    for (variant, _, times) in engines {
-        println!("Shogi GPU perft({depth}), {variant:?}: {:.2} M nodes/s", expected as f64 / median(times) / 1e6);
+    for (build, _, times) in engines {
+        println!("Shogi GPU perft({depth}), {build:?}: {:.2} M nodes/s", expected as f64 / median(times) / 1e6);
     }
     let mut generator = shogi::gpu::ShogiMoveGenerator::new(&context).or_gpu_exit("Shogi move generator");
     let positions = shogi::perft::random_positions(4_096, 2026);

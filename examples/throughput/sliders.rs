@@ -4,7 +4,7 @@
 use crate::OrGpuExit as _;
 use crate::movegen::batch_of;
 use crate::report::{Row, seconds};
-use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderVariant, shaders};
+use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, PerftOptions, ShaderBuild, shaders};
 use gpu_movegen::chess::gpu::{Kernel, MoveGenerator};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::reflect::reflect;
@@ -36,11 +36,11 @@ fn slider_bench(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workg
 }
 "#;
 
-/// Slider evaluations per second of `variant` on the GPU.
-pub(crate) fn gpu_slider_evaluations(context: &GpuContext, variant: ShaderVariant, invocations: u32) -> f64 {
+/// Slider evaluations per second of `build` on the GPU.
+pub(crate) fn gpu_slider_evaluations(context: &GpuContext, build: ShaderBuild, invocations: u32) -> f64 {
     use gpu_movegen::gpu::resources::{bind_group, buffer, buffer_with, record_dispatch};
     let device = &context.device;
-    let source = shaders::compose_variant("bench", variant, &[("bench", SLIDER_BENCH_KERNEL)]).expect("composes");
+    let source = shaders::compose_build("bench", build, &[("bench", SLIDER_BENCH_KERNEL)]).expect("composes");
     let kernels = reflect(source).expect("the bench kernel parses").kernels(device, "slider bench");
     let tables = buffer_with(device, "tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
     let seeds: Vec<u32> = (0..4096u32).map(|index| index.wrapping_mul(0x2545_f491) ^ 0x0f0f_1234).collect();
@@ -100,17 +100,16 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
             if native_u64 && !native {
                 continue;
             }
-            let variant = ShaderVariant { slider, native_u64 };
-            let evaluation_rate = gpu_slider_evaluations(&context, variant, invocations);
-            let mut generator =
-                MoveGenerator::with_options(&context, GeneratorOptions { variant, ..Default::default() })
-                    .expect("generator");
+            let build = ShaderBuild { slider, native_u64 };
+            let evaluation_rate = gpu_slider_evaluations(&context, build, invocations);
+            let mut generator = MoveGenerator::with_options(&context, GeneratorOptions { build, ..Default::default() })
+                .expect("generator");
             generator.generate(&positions[..positions.len().min(1_000)], Kernel::PerPosition).or_gpu_exit("warm-up");
             let started = Instant::now();
             generator.generate(&positions, Kernel::PerPosition).expect("generation");
             let movegen_rate = batch as f64 / started.elapsed().as_secs_f64();
             let mut gpu =
-                GpuPerft::with_options(&context, PerftOptions { variant, table_bytes: Some(0), ..Default::default() })
+                GpuPerft::with_options(&context, PerftOptions { build, table_bytes: Some(0), ..Default::default() })
                     .expect("perft");
             gpu.perft(&[Position::start()], 3, &mut |_| {}).or_gpu_exit("warm-up");
             let (nodes, perft_seconds) =
@@ -118,14 +117,14 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
             if nodes != expected_nodes {
                 eprintln!(
                     "sliders: {} counted {nodes} for start perft({perft_depth}); expected {expected_nodes}",
-                    variant.name()
+                    build.name()
                 );
                 std::process::exit(1);
             }
             let perft_rate = nodes as f64 / perft_seconds;
             println!(
                 "{:<20} {:>16.3} {:>18.0} {:>16.1} {:>18.1}",
-                variant.name(),
+                build.name(),
                 evaluation_rate / 1e9,
                 movegen_rate,
                 perft_rate / 1e6,
@@ -133,7 +132,7 @@ pub(crate) fn sliders_section(batch: usize, perft_depth: u32, invocations: u32) 
             );
             let row = |engine: &str, workload: &str, size: u64, rate: f64| Row {
                 section: "sliders",
-                engine: format!("{} {engine}", variant.name()),
+                engine: format!("{} {engine}", build.name()),
                 workload: workload.to_owned(),
                 size,
                 rate,

@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use gpu_movegen::chess::gpu::{Int64Mode, ShaderVariant, adapter_default};
+use gpu_movegen::chess::gpu::{Int64Mode, ShaderBuild, adapter_default};
 use gpu_movegen::gpu::{GpuContext, GpuError as DeviceError};
 use gpu_movegen::wgpu;
 use pyo3::prelude::*;
@@ -135,11 +135,11 @@ fn on_gpu<Engine>(gpu: impl FnOnce(&GpuContext) -> Result<Engine, DeviceError>) 
 
 /// The chess kernels' measured default for this adapter: its slider
 /// algorithm, and native 64-bit bitboards where they are faster and present.
-pub fn chess_shaders(context: &GpuContext) -> Result<ShaderVariant, DeviceError> {
+pub fn chess_shaders(context: &GpuContext) -> Result<ShaderBuild, DeviceError> {
     let default = adapter_default(context.adapter_info.as_ref());
     let available = context.device.features().contains(wgpu::Features::SHADER_INT64);
     let mode = if default.native_u64 && available { Int64Mode::Auto } else { Int64Mode::Off };
-    Ok(ShaderVariant { slider: default.slider, native_u64: mode.resolve(context.device.features())? })
+    Ok(ShaderBuild { slider: default.slider, native_u64: mode.resolve(context.device.features())? })
 }
 
 /// What `info()` learns about the GPU, gathered off the interpreter.

@@ -257,7 +257,7 @@ fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
 fn open_gpu<G: PerftGame>(
     request: &Request,
     control: &Control,
-    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Variant>) -> Result<(), DeviceError>,
+    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Build>) -> Result<(), DeviceError>,
 ) -> Outcome<Option<PerftEngine<G>>> {
     let engine = backend::open(
         request.backend,
@@ -280,7 +280,7 @@ fn open_gpu<G: PerftGame>(
 fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome<Counted> {
     let chess960 = request.chess960 || root.is_chess960();
     let engine = open_gpu::<Chess>(request, control, |context, options| {
-        options.variant = backend::chess_shaders(context)?;
+        options.build = backend::chess_shaders(context)?;
         Ok(())
     })?;
     match engine {
@@ -348,7 +348,7 @@ fn cross_check(root: &Position, depth: u32, gpu: &mut GpuPerft) -> Outcome<()> {
 fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -> Outcome<Counted> {
     let chess960 = request.chess960;
     let engine = open_gpu::<ChessVariants>(request, control, |context, options| {
-        options.variant = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
+        options.build = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
         Ok(())
     })?;
     match engine {
@@ -407,7 +407,7 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
 fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcome<Counted> {
     let size = root.size();
     let engine = open_gpu::<GoGame>(request, control, |_, options| {
-        options.variant = BoardSize(size);
+        options.build = BoardSize(size);
         Ok(())
     })?;
     let color = root.to_move();

@@ -53,7 +53,7 @@ pub struct BisectArgs {
     /// A chess variant (see `perft --variant`): the root is the variant's
     /// position (--fen its FEN) and the engine is told `setoption name
     /// UCI_Variant value NAME` (UCI only; Fairy-Stockfish takes it).
-    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_build)]
     variant: Option<Variant>,
     /// Seconds the engine may take for one answer.
     #[arg(long, value_name = "SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]

@@ -53,7 +53,7 @@ pub struct PerftArgs {
     /// horde, racingkings, crazyhouse (UCI_Variant names; lichess's
     /// camelCase names too), or chess. --fen is then the variant's FEN; with
     /// --epd, the variant of entries that name none.
-    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_build)]
     variant: Option<Variant>,
     /// After a GPU count, count K subtrees drawn at random a few plies below
     /// the root (at most 4 plies deep each) on the GPU and on the CPU, and
@@ -138,7 +138,7 @@ pub struct VerifyArgs {
     /// A chess variant (see `perft --variant`): its positions (random play
     /// from its start, or the suite's FENs) are counted on the GPU's variant
     /// kernels and on the CPU to --depth, and must agree.
-    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_variant)]
+    #[arg(long, value_name = "NAME", value_parser = super::variant::parse_build)]
     variant: Option<Variant>,
     /// With --variant: the perft depth each position is counted to (1 to 4).
     #[arg(long, value_name = "D", requires = "variant", value_parser = clap::value_parser!(u32).range(1..=4))]
@@ -581,9 +581,9 @@ pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, CliError> {
         None => vec![Kernel::PerPiece, Kernel::PerPosition],
     };
     let context = super::common::open_gpu()?;
-    let variant = arguments.shaders.variant(&context)?;
-    eprintln!("adapter: {}, shaders: {}", context.adapter_description(), variant.name());
-    let options = GeneratorOptions { variant, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };
+    let build = arguments.shaders.build(&context)?;
+    eprintln!("adapter: {}, shaders: {}", context.adapter_description(), build.name());
+    let options = GeneratorOptions { build, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };
     let mut generator = MoveGenerator::with_options(&context, options)?;
     let expected: Vec<PositionMoves> = positions.iter().map(PositionMoves::from_cpu).collect();
     let (mut passed, mut failed) = (0u64, 0u64);

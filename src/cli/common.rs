@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::ValueEnum;
-use gpu_movegen::chess::gpu::{Int64Mode, ShaderVariant, adapter_default};
+use gpu_movegen::chess::gpu::{Int64Mode, ShaderBuild, adapter_default};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::wgpu;
@@ -62,7 +62,7 @@ impl ShaderArgs {
         self.gpu_memory.map(|mebibytes| mebibytes << 20)
     }
 
-    pub fn variant(self, context: &GpuContext) -> Result<ShaderVariant, gpu_movegen::gpu::GpuError> {
+    pub fn build(self, context: &GpuContext) -> Result<ShaderBuild, gpu_movegen::gpu::GpuError> {
         let default = adapter_default(context.adapter_info.as_ref());
         let slider = match self.slider {
             SliderArg::Auto => default.slider,
@@ -80,7 +80,7 @@ impl ShaderArgs {
             Int64Arg::On => Int64Mode::On,
             Int64Arg::Off => Int64Mode::Off,
         };
-        Ok(ShaderVariant { slider, native_u64: mode.resolve(context.device.features())? })
+        Ok(ShaderBuild { slider, native_u64: mode.resolve(context.device.features())? })
     }
 }
 

@@ -322,13 +322,13 @@ fn open_gpu_engine(
     depth: u32,
     statistics: bool,
 ) -> Result<(GpuPerft, String), gpu_movegen::gpu::GpuError> {
-    let variant = shaders.variant(context)?;
-    let description = format!("{}, {}", context.adapter_description(), variant.name());
+    let build = shaders.build(context)?;
+    let description = format!("{}, {}", context.adapter_description(), build.name());
     let memory_limit = shaders.memory_limit();
     let (table_bytes, merge_transpositions) =
         gpu_movegen::gpu::perft::requested_table(context, hash.mebibytes, memory_limit, depth)?;
     let options = PerftOptions {
-        variant,
+        build,
         memory_limit,
         merge_transpositions,
         leaf_statistics: statistics,

@@ -179,7 +179,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
             let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
             let options = GoPerftOptions {
-                variant: BoardSize(size),
+                build: BoardSize(size),
                 memory_limit,
                 table_bytes: Some(table_bytes),
                 merge_transpositions,
@@ -368,7 +368,7 @@ fn run_verify(count: usize, seed: u64, size: u32) -> Result<ExitCode, CliError> 
             writeln!(stdout, "MISMATCH bitmaps of random position {index}:\n{}", position.diagram())?;
         }
     }
-    let options = GoPerftOptions { variant: BoardSize(size), ..Default::default() };
+    let options = GoPerftOptions { build: BoardSize(size), ..Default::default() };
     let mut engine = GoGpuPerft::with_options(&context, options)?;
     let counts = engine.perft(&positions, 2, &mut |_| {})?;
     for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {

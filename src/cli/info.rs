@@ -28,8 +28,8 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
     let software = context.adapter_info.as_ref().is_some_and(auto_prefers_cpu);
     let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
     let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let variant = gpu_movegen::chess::gpu::ShaderVariant { slider: default.slider, native_u64: native };
-    writeln!(stdout, "default shaders: {} ({})", variant.name(), default.source)?;
+    let build = gpu_movegen::chess::gpu::ShaderBuild { slider: default.slider, native_u64: native };
+    writeln!(stdout, "default shaders: {} ({})", build.name(), default.source)?;
     writeln!(
         stdout,
         "perft --backend auto: {}",
@@ -50,7 +50,7 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
             writeln!(stdout, "device memory: not reported by the driver (a deep count finds it by allocation probes)")?
         }
     }
-    let options = gpu_movegen::chess::gpu::PerftOptions { variant, table_bytes: Some(table), ..Default::default() };
+    let options = gpu_movegen::chess::gpu::PerftOptions { build, table_bytes: Some(table), ..Default::default() };
     match gpu_movegen::gpu::perft::plan_report::<gpu_movegen::chess::gpu::Chess>(&context, &options) {
         Ok(report) => writeln!(stdout, "gpu perft memory plan (the largest default table): {report}")?,
         Err(error) => writeln!(stdout, "gpu perft memory plan: none fits ({error})")?,
@@ -80,8 +80,8 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
     stdout.flush()?;
     // Every game's kernels in their default builds; other builds are checked when first used.
     let checks = [
-        gpu_movegen::chess::gpu::self_test::perft_check(variant),
-        gpu_movegen::chess::gpu::self_test::library_check(variant),
+        gpu_movegen::chess::gpu::self_test::perft_check(build),
+        gpu_movegen::chess::gpu::self_test::library_check(build),
         gpu_movegen::shogi::gpu::self_test::perft_check(
             Default::default(),
             gpu_movegen::shogi::gpu::fused_leaves_suit(&context),

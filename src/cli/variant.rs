@@ -18,7 +18,7 @@ use super::common::{Backend, CliError, DeviceCount, Progress, open_backend};
 use super::engine::CountingArgs;
 
 /// `--variant NAME`: a UCI_Variant name or lichess's.
-pub fn parse_variant(text: &str) -> Result<Variant, String> {
+pub fn parse_build(text: &str) -> Result<Variant, String> {
     text.parse::<Variant>().map_err(|error| error.to_string())
 }
 
@@ -40,12 +40,12 @@ impl VariantEngine {
         let CountingArgs { threads, backend, hash, shaders, quiet, devices } = counting;
         super::common::set_quiet(quiet);
         let open_on = |context: &GpuContext| -> Result<(VariantGpuPerft, String), gpu_movegen::gpu::GpuError> {
-            let kernels = VariantKernels { variant, shaders: shaders.variant(context)? };
+            let kernels = VariantKernels { variant, shaders: shaders.build(context)? };
             let memory_limit = shaders.memory_limit();
             let (table_bytes, merge_transpositions) =
                 gpu_movegen::gpu::perft::requested_table(context, hash.mebibytes, memory_limit, depth)?;
             let options = VariantPerftOptions {
-                variant: kernels,
+                build: kernels,
                 memory_limit,
                 merge_transpositions,
                 table_bytes: Some(table_bytes),
@@ -467,9 +467,9 @@ pub fn run_variant_verify(
     shaders: super::common::ShaderArgs,
 ) -> Result<ExitCode, CliError> {
     let context = super::common::open_gpu()?;
-    let kernels = VariantKernels { variant, shaders: shaders.variant(&context)? };
+    let kernels = VariantKernels { variant, shaders: shaders.build(&context)? };
     eprintln!("adapter: {}, {variant} kernels, {}", context.adapter_description(), kernels.shaders.name());
-    let options = VariantPerftOptions { variant: kernels, memory_limit: shaders.memory_limit(), ..Default::default() };
+    let options = VariantPerftOptions { build: kernels, memory_limit: shaders.memory_limit(), ..Default::default() };
     let mut engine = super::common::announce_if_slow(
         false,
         &format!("building and self-testing the {variant} GPU kernels (the first run on a driver compiles them)"),

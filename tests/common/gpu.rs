@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use gpu_movegen::chess::gpu::layout::PackedPosition;
-use gpu_movegen::chess::gpu::{ShaderVariant, shaders};
+use gpu_movegen::chess::gpu::{ShaderBuild, shaders};
 use gpu_movegen::chess::tables::pawn_attacks;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::reflect::reflect;
@@ -44,29 +44,21 @@ pub fn run_test_kernel(
     output_words: usize,
     invocations: u32,
 ) -> Vec<u32> {
-    run_test_kernel_variant(
-        context,
-        ShaderVariant::default(),
-        module_source,
-        entry_point,
-        input,
-        output_words,
-        invocations,
-    )
+    run_test_kernel_build(context, ShaderBuild::default(), module_source, entry_point, input, output_words, invocations)
 }
 
-/// [`run_test_kernel`] with the crate's modules built in `variant`.
-pub fn run_test_kernel_variant(
+/// [`run_test_kernel`] with the crate's modules built in `build`.
+pub fn run_test_kernel_build(
     context: &GpuContext,
-    variant: ShaderVariant,
+    build: ShaderBuild,
     module_source: &str,
     entry_point: &str,
     input: &[u32],
     output_words: usize,
     invocations: u32,
 ) -> Vec<u32> {
-    let source = shaders::compose_variant("test_module", variant, &[("test_module", module_source)])
-        .expect("test module composes");
+    let source =
+        shaders::compose_build("test_module", build, &[("test_module", module_source)]).expect("test module composes");
     let device = &context.device;
     let reflected = reflect(source).expect("test module parses");
     let kernels = reflected.kernels(device, "test kernel");
@@ -88,17 +80,17 @@ pub fn run_test_kernel_variant(
     words
 }
 
-/// Every shader variant this adapter can run: each slider algorithm on u32
+/// Every shader build this adapter can run: each slider algorithm on u32
 /// pairs, and on native u64 where the adapter has SHADER_INT64 (in CI,
-/// lavapipe has it, so every variant runs).
-pub fn variants(context: &GpuContext) -> Vec<ShaderVariant> {
+/// lavapipe has it, so every build runs).
+pub fn builds(context: &GpuContext) -> Vec<ShaderBuild> {
     let native = context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let mut variants = Vec::new();
+    let mut builds = Vec::new();
     for slider in gpu_movegen::sliders::SliderAlgorithm::ALL {
-        variants.push(ShaderVariant { slider, native_u64: false });
+        builds.push(ShaderBuild { slider, native_u64: false });
         if native {
-            variants.push(ShaderVariant { slider, native_u64: true });
+            builds.push(ShaderBuild { slider, native_u64: true });
         }
     }
-    variants
+    builds
 }

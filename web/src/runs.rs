@@ -270,7 +270,7 @@ async fn gpu_divide(
         }
         Roots::Variant(root, children) => {
             let options = VariantPerftOptions {
-                variant: VariantKernels { variant: root.variant(), ..Default::default() },
+                build: VariantKernels { variant: root.variant(), ..Default::default() },
                 memory_limit: Some(PAGE_GPU_MEMORY),
                 ..Default::default()
             };
@@ -282,7 +282,7 @@ async fn gpu_divide(
         }
         Roots::Go(root, children) => {
             let options = GoPerftOptions {
-                variant: BoardSize(root.size()),
+                build: BoardSize(root.size()),
                 memory_limit: Some(PAGE_GPU_MEMORY),
                 ..Default::default()
             };
@@ -330,7 +330,7 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
             let positions = gpu_movegen::go::playout::random_positions(9, count as usize, seed)
                 .map_err(|error| error.to_string())?;
             let options =
-                GoPerftOptions { variant: BoardSize(9), memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
+                GoPerftOptions { build: BoardSize(9), memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
             let mut engine = GoGpuPerft::with_options_async(&context, options).await.map_err(forget)?;
             let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
             let cpu = positions.iter().map(|position| gpu_movegen::go::perft::perft(position, depth)).collect();
@@ -340,7 +340,7 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
             Some(variant) if variant != Variant::Chess => {
                 let positions = gpu_movegen::chess::variant::random_positions(variant, count as usize, 80, seed);
                 let options = VariantPerftOptions {
-                    variant: VariantKernels { variant, ..Default::default() },
+                    build: VariantKernels { variant, ..Default::default() },
                     memory_limit: Some(PAGE_GPU_MEMORY),
                     ..Default::default()
                 };

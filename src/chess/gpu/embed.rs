@@ -11,7 +11,7 @@
 //! The composer (`crate::gpu::composer`) is the crate's own small `#import`
 //! resolver; its documentation says why it is not naga_oil.
 
-use super::shaders::{self, ShaderVariant};
+use super::shaders::{self, ShaderBuild};
 use crate::gpu::GpuError;
 pub use crate::gpu::random::ShaderRandom;
 pub use crate::gpu::reflect::{BindingInfo, BindingKind, ComposedShader, EntryPointInfo, reflect};
@@ -24,7 +24,7 @@ pub struct EmbedOptions {
     /// Its binding number within that group.
     pub table_binding: u32,
     /// The slider algorithm and bitboard representation the library is built with.
-    pub variant: ShaderVariant,
+    pub build: ShaderBuild,
 }
 
 /// The library's table binding as tables.wgsl declares it.
@@ -34,14 +34,14 @@ const TABLE_DECLARATION: &str = "@group(0) @binding(0) var<storage, read> attack
 /// the library, places the table binding, and reads the module's metadata.
 /// A WGSL error comes back with naga's message, source lines included.
 /// Pipelines of the module are built only on a device that passed the
-/// self-test of the library's long loops in this variant
+/// self-test of the library's long loops in this build
 /// ([`ComposedShader::create_compute_pipeline`] says so with an error otherwise).
 pub fn compose(user_source: &str, options: EmbedOptions) -> Result<ComposedShader, GpuError> {
-    let composed = shaders::compose_variant("user", options.variant, &[("user", user_source)])?;
+    let composed = shaders::compose_build("user", options.build, &[("user", user_source)])?;
     let declaration =
         format!("@group({}) @binding({}) var<storage, read> attack_tables", options.table_group, options.table_binding);
     let source = composed.replacen(TABLE_DECLARATION, &declaration, 1);
-    Ok(reflect(source)?.requiring(vec![super::self_test::library_check(options.variant)]))
+    Ok(reflect(source)?.requiring(vec![super::self_test::library_check(options.build)]))
 }
 
 /// The attack-table buffer the library reads.

@@ -117,7 +117,7 @@ pub struct GeneratorOptions {
     /// it lowers the positions per dispatch to fit.
     pub memory_limit: Option<u64>,
     /// Slider algorithm and bitboard representation, fixed when the pipelines are built.
-    pub variant: shaders::ShaderVariant,
+    pub build: shaders::ShaderBuild,
 }
 
 impl Default for GeneratorOptions {
@@ -125,7 +125,7 @@ impl Default for GeneratorOptions {
         GeneratorOptions {
             max_positions_per_dispatch: 1 << 16,
             memory_limit: None,
-            variant: shaders::ShaderVariant::default(),
+            build: shaders::ShaderBuild::default(),
         }
     }
 }
@@ -207,10 +207,10 @@ impl MoveGenerator {
         options: GeneratorOptions,
     ) -> Result<MoveGenerator, GpuError> {
         let device = &context.device;
-        check_variant(device, options.variant)?;
+        check_build(device, options.build)?;
         context.require_async(&[]).await?;
-        let per_piece = reflect(shaders::compose_variant("per_piece", options.variant, &[])?)?;
-        let per_position = reflect(shaders::compose_variant("per_position", options.variant, &[])?)?;
+        let per_piece = reflect(shaders::compose_build("per_piece", options.build, &[])?)?;
+        let per_position = reflect(shaders::compose_build("per_position", options.build, &[])?)?;
         let limits = device.limits();
         let table_bytes = u64::from(shaders::TABLE_OFFSETS.total) * 8;
         let largest_binding = table_bytes.max(Pipeline::PerPieceLegal.output_stride());
@@ -561,11 +561,11 @@ impl MoveGenerator {
 }
 
 /// Native u64 shaders need the device feature; refuse clearly without it.
-pub(crate) fn check_variant(device: &wgpu::Device, variant: shaders::ShaderVariant) -> Result<(), GpuError> {
-    if variant.native_u64 && !device.features().contains(wgpu::Features::SHADER_INT64) {
+pub(crate) fn check_build(device: &wgpu::Device, build: shaders::ShaderBuild) -> Result<(), GpuError> {
+    if build.native_u64 && !device.features().contains(wgpu::Features::SHADER_INT64) {
         return Err(GpuError::Limits(format!(
             "the {} variant needs SHADER_INT64, which this device was not created with",
-            variant.name()
+            build.name()
         )));
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! fixed memory.
 
 use super::layout::PackedPosition;
-use super::shaders::{self, ShaderVariant};
+use super::shaders::{self, ShaderBuild};
 use crate::chess::board::Move;
 use crate::chess::movegen::MAX_LEGAL_MOVES;
 use crate::chess::position::Position;
@@ -19,14 +19,14 @@ pub struct Chess;
 impl PerftGame for Chess {
     type Position = Position;
     type Record = PackedPosition;
-    type Variant = ShaderVariant;
+    type Build = ShaderBuild;
 
     /// The most legal moves of any position a game can reach.
     const REACHABLE_MAX_MOVES: u32 = 218;
     const MAX_LEGAL_MOVES: u32 = MAX_LEGAL_MOVES as u32;
     const INVALID_POSITION: &'static str = "a position has no king for the side to move";
 
-    fn pack(_: ShaderVariant, position: &Position) -> PackedPosition {
+    fn pack(_: ShaderBuild, position: &Position) -> PackedPosition {
         PackedPosition::from(position)
     }
 
@@ -34,47 +34,47 @@ impl PerftGame for Chess {
         position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
     }
 
-    fn perft_shader(variant: ShaderVariant, memory: &str) -> Result<ComposedShader, GpuError> {
-        reflect(shaders::compose_variant("perft", variant, &[("perft_memory", memory)])?)
+    fn perft_shader(build: ShaderBuild, memory: &str) -> Result<ComposedShader, GpuError> {
+        reflect(shaders::compose_build("perft", build, &[("perft_memory", memory)])?)
     }
 
-    fn table_words(variant: ShaderVariant) -> Vec<u32> {
+    fn table_words(build: ShaderBuild) -> Vec<u32> {
         let data = shaders::attack_table_data();
-        bytemuck::cast_slice(&data[..variant.table_words() as usize]).to_vec()
+        bytemuck::cast_slice(&data[..build.table_words() as usize]).to_vec()
     }
 
-    fn describe(variant: ShaderVariant) -> String {
-        format!("the {} sliders", variant.name())
+    fn describe(build: ShaderBuild) -> String {
+        format!("the {} sliders", build.name())
     }
 
-    fn check_device(device: &wgpu::Device, variant: ShaderVariant) -> Result<(), GpuError> {
-        super::movegen::check_variant(device, variant)
+    fn check_device(device: &wgpu::Device, build: ShaderBuild) -> Result<(), GpuError> {
+        super::movegen::check_build(device, build)
     }
 
     /// Both leaf shapes whichever runs: chess's kernels compile in seconds.
-    fn known_answer_checks(variant: ShaderVariant, _fused_leaves: bool) -> Vec<crate::gpu::Check> {
-        vec![super::self_test::perft_check(variant)]
+    fn known_answer_checks(build: ShaderBuild, _fused_leaves: bool) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::perft_check(build)]
     }
 
     const STATISTICS_COLUMNS: u32 = PerftStats::NAMES.len() as u32;
 
-    fn statistics_shader(variant: ShaderVariant, memory: &str) -> Option<Result<ComposedShader, GpuError>> {
+    fn statistics_shader(build: ShaderBuild, memory: &str) -> Option<Result<ComposedShader, GpuError>> {
         Some(
-            shaders::compose_variant("perft_statistics", variant, &[("perft_memory", memory)])
+            shaders::compose_build("perft_statistics", build, &[("perft_memory", memory)])
                 .map_err(GpuError::from)
                 .and_then(reflect),
         )
     }
 
-    fn statistics_checks(variant: ShaderVariant) -> Vec<crate::gpu::Check> {
-        vec![super::self_test::statistics_check(variant)]
+    fn statistics_checks(build: ShaderBuild) -> Vec<crate::gpu::Check> {
+        vec![super::self_test::statistics_check(build)]
     }
 }
 
 /// The chess GPU perft driver.
 pub type GpuPerft = PerftEngine<Chess>;
 /// Its settings.
-pub type PerftOptions = crate::gpu::perft::PerftOptions<ShaderVariant>;
+pub type PerftOptions = crate::gpu::perft::PerftOptions<ShaderBuild>;
 
 impl PerftEngine<Chess> {
     /// Perft split by root move, as [`crate::chess::perft::divide`]: each

@@ -6,7 +6,7 @@
 use super::embed::{self, EmbedOptions, ShaderRandom};
 use super::layout::PackedPosition;
 use super::perft::{GpuPerft, PerftOptions};
-use super::shaders::ShaderVariant;
+use super::shaders::ShaderBuild;
 use crate::chess::board::Color;
 use crate::chess::position::Position;
 use crate::gpu::resources::{buffer, buffer_with, read_buffer_async};
@@ -27,9 +27,9 @@ const PERFT_POSITIONS: [(&str, u32); 6] = [
 /// with fused ones in both shapes (per position and per move, whichever
 /// the device would run by default), with a transposition table (and
 /// merging) and without either.
-pub fn perft_check(variant: ShaderVariant) -> Check {
+pub fn perft_check(build: ShaderBuild) -> Check {
     Check::new(
-        format!("chess perft ({}; fused leaves in both shapes and stored, tables and not)", variant.name()),
+        format!("chess perft ({}; fused leaves in both shapes and stored, tables and not)", build.name()),
         move |context| async move {
             let roots: Vec<Position> =
                 PERFT_POSITIONS.iter().map(|(fen, _)| Position::from_fen(fen).expect("a valid check FEN")).collect();
@@ -39,7 +39,7 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
                     let table_bytes =
                         Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
                     let options = PerftOptions {
-                        variant,
+                        build,
                         fused_leaves,
                         fused_shape,
                         merge_transpositions,
@@ -70,10 +70,10 @@ pub fn perft_check(variant: ShaderVariant) -> Check {
 
 /// The statistics kernel on the check positions (`PERFT_POSITIONS`) a ply shallower, merging on
 /// and off, against the CPU reference's statistics: every column must agree.
-pub fn statistics_check(variant: ShaderVariant) -> Check {
-    Check::new(format!("chess perft statistics ({}; merged and not)", variant.name()), move |context| async move {
+pub fn statistics_check(build: ShaderBuild) -> Check {
+    Check::new(format!("chess perft statistics ({}; merged and not)", build.name()), move |context| async move {
         for merge_transpositions in [true, false] {
-            let options = PerftOptions { variant, merge_transpositions, leaf_statistics: true, ..Default::default() };
+            let options = PerftOptions { build, merge_transpositions, leaf_statistics: true, ..Default::default() };
             let mut engine =
                 GpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
             for &(fen, depth) in &PERFT_POSITIONS {
@@ -165,17 +165,17 @@ fn playout_twin(root: &Position, stream: u32) -> u32 {
     plies << 8 | ending
 }
 
-/// Playouts of the embedding library built in `variant`, result for result.
-pub fn library_check(variant: ShaderVariant) -> Check {
+/// Playouts of the embedding library built in `build`, result for result.
+pub fn library_check(build: ShaderBuild) -> Check {
     Check::new(
-        format!("the embedding library's long loops (chess playouts, {})", variant.name()),
+        format!("the embedding library's long loops (chess playouts, {})", build.name()),
         move |context| async move {
             let roots = [
                 Position::start(),
                 Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
                     .expect("a valid check FEN"),
             ];
-            let gpu = library_playouts(&context, variant, &roots).await.map_err(|error| error.to_string())?;
+            let gpu = library_playouts(&context, build, &roots).await.map_err(|error| error.to_string())?;
             let count = PLAYOUT_ROOTS * PLAYOUTS_PER_ROOT;
             let differing: Vec<u32> = (0..count)
                 .filter(|&stream| {
@@ -195,12 +195,8 @@ pub fn library_check(variant: ShaderVariant) -> Check {
     )
 }
 
-async fn library_playouts(
-    context: &GpuContext,
-    variant: ShaderVariant,
-    roots: &[Position],
-) -> Result<Vec<u32>, GpuError> {
-    let options = EmbedOptions { table_group: 1, table_binding: 0, variant };
+async fn library_playouts(context: &GpuContext, build: ShaderBuild, roots: &[Position]) -> Result<Vec<u32>, GpuError> {
+    let options = EmbedOptions { table_group: 1, table_binding: 0, build };
     let composed = embed::compose(PLAYOUT_SHADER, options)?;
     let device = &context.device;
     let count = PLAYOUT_ROOTS * PLAYOUTS_PER_ROOT;

@@ -1,4 +1,4 @@
-//! The chess WGSL: its modules in shaders/chess/, the variants a pipeline
+//! The chess WGSL: its modules in shaders/chess/, the builds a pipeline
 //! is built in (slider algorithm, bitboard representation), the attack-table
 //! buffer and the constants generated from Rust for every chess shader.
 
@@ -24,7 +24,7 @@ fn module_source(name: &str) -> Option<&'static str> {
 /// the `sliders` module, and whether bitboards are native u64 (`bitboard_u64`
 /// as `bitboard`; needs the adapter's SHADER_INT64) or pairs of u32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct ShaderVariant {
+pub struct ShaderBuild {
     /// How the sliders' attacks are computed.
     pub slider: SliderAlgorithm,
     /// Bitboards as native `u64` (needs SHADER_INT64) rather than two `u32` halves.
@@ -56,7 +56,7 @@ pub struct AdapterClass {
     pub device_type: Option<wgpu::DeviceType>,
 }
 
-/// The default pipeline variant for a class of adapters, and where it comes from.
+/// The default pipeline build for a class of adapters, and where it comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AdapterDefault {
     /// The adapters this default is for.
@@ -72,7 +72,7 @@ pub struct AdapterDefault {
 /// NVIDIA's PCI vendor id.
 pub const VENDOR_NVIDIA: u32 = 0x10de;
 
-/// The default variant per adapter class, first match wins. Each entry says
+/// The default build per adapter class, first match wins. Each entry says
 /// where it comes from: a `scripts/gpu-bench` measurement (BENCHMARKS.md) or,
 /// where none was possible yet, a published finding.
 pub const ADAPTER_DEFAULTS: &[AdapterDefault] = &[
@@ -127,7 +127,7 @@ impl Int64Mode {
     }
 }
 
-impl ShaderVariant {
+impl ShaderBuild {
     /// The module that implements the slider interface.
     pub fn slider_module(self) -> &'static str {
         match self.slider {
@@ -145,7 +145,7 @@ impl ShaderVariant {
         if self.native_u64 { "bitboard64_native" } else { "bitboard64" }
     }
 
-    /// How many bitboards of the attack-table buffer this variant reads: the
+    /// How many bitboards of the attack-table buffer this build reads: the
     /// magic tables (about 0.8 MiB) only for the magic sliders.
     pub fn table_words(self) -> u32 {
         match self.slider {
@@ -160,26 +160,26 @@ impl ShaderVariant {
     }
 }
 
-/// `root` with everything it imports, in the default variant; `extra`
+/// `root` with everything it imports, in the default build; `extra`
 /// modules (name, source) are looked up first, so callers can add or
 /// override modules.
 pub fn compose_with(root: &str, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
-    compose_variant(root, ShaderVariant::default(), extra)
+    compose_build(root, ShaderBuild::default(), extra)
 }
 
-/// [`compose_with`] for one of the crate's own modules, in the default variant.
+/// [`compose_with`] for one of the crate's own modules, in the default build.
 pub fn compose(root: &str) -> Result<String, ComposeError> {
-    compose_variant(root, ShaderVariant::default(), &[])
+    compose_build(root, ShaderBuild::default(), &[])
 }
 
-/// `root` composed in `variant`: the variant's modules stand in as `bitboard`
+/// `root` composed in `build`: the build's modules stand in as `bitboard`
 /// and `sliders`; `extra` modules come first, as in [`compose_with`].
-pub fn compose_variant(root: &str, variant: ShaderVariant, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
+pub fn compose_build(root: &str, build: ShaderBuild, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
     let source_of = |name: &str| module_source(name).expect("variant modules exist");
     let wraps = kogge_stone_wraps_module();
     let mut lookup: Vec<(&str, &str)> = extra.to_vec();
-    lookup.push(("bitboard", source_of(variant.bitboard_module())));
-    lookup.push(("sliders", source_of(variant.slider_module())));
+    lookup.push(("bitboard", source_of(build.bitboard_module())));
+    lookup.push(("sliders", source_of(build.slider_module())));
     lookup.push(("kogge_stone_wraps", &wraps));
     lookup.extend(modules().map(|module| (module.name, module.source)));
     composer::compose(root, &lookup, &generated_constants())

@@ -5,7 +5,7 @@
 //! positions against the CPU (`crate::chess::variant`).
 
 use super::layout::PackedVariantPosition;
-use super::shaders::{self, ShaderVariant};
+use super::shaders::{self, ShaderBuild};
 use crate::chess::board::Move;
 use crate::chess::variant::{MAX_VARIANT_MOVES, Variant, VariantPosition};
 use crate::gpu::perft::{PerftEngine, PerftGame};
@@ -18,7 +18,7 @@ pub struct VariantKernels {
     /// The variant whose rules the module holds.
     pub variant: Variant,
     /// The slider algorithm and bitboard representation.
-    pub shaders: ShaderVariant,
+    pub shaders: ShaderBuild,
 }
 
 /// The chess variants as a game of the perft engine.
@@ -52,7 +52,7 @@ pub fn variant_selected_module(variant: Variant) -> String {
 /// The variant perft module for `kernels`, with `memory` as `perft_memory`.
 pub fn variant_perft_shader(kernels: VariantKernels, memory: &str) -> Result<ComposedShader, GpuError> {
     let selected = variant_selected_module(kernels.variant);
-    reflect(shaders::compose_variant(
+    reflect(shaders::compose_build(
         "variant_perft",
         kernels.shaders,
         &[("perft_memory", memory), ("variant_selected", &selected)],
@@ -62,7 +62,7 @@ pub fn variant_perft_shader(kernels: VariantKernels, memory: &str) -> Result<Com
 impl PerftGame for ChessVariants {
     type Position = VariantPosition;
     type Record = PackedVariantPosition;
-    type Variant = VariantKernels;
+    type Build = VariantKernels;
 
     /// Chess's 218, and room for crazyhouse's drops in the positions its
     /// games reach; a position with more makes its group run again.
@@ -92,7 +92,7 @@ impl PerftGame for ChessVariants {
     }
 
     fn check_device(device: &wgpu::Device, kernels: VariantKernels) -> Result<(), GpuError> {
-        super::movegen::check_variant(device, kernels.shaders)
+        super::movegen::check_build(device, kernels.shaders)
     }
 
     fn known_answer_checks(kernels: VariantKernels, _fused_leaves: bool) -> Vec<Check> {
@@ -192,7 +192,7 @@ pub fn perft_check(kernels: VariantKernels) -> Check {
                     let table_bytes =
                         Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
                     let options = VariantPerftOptions {
-                        variant: kernels,
+                        build: kernels,
                         fused_leaves,
                         merge_transpositions,
                         table_bytes,

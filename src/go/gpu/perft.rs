@@ -27,7 +27,7 @@ pub struct GoGame;
 impl PerftGame for GoGame {
     type Position = Position;
     type Record = PackedGoPosition;
-    type Variant = BoardSize;
+    type Build = BoardSize;
 
     /// Every point of a 19×19 board.
     const REACHABLE_MAX_MOVES: u32 = 361;

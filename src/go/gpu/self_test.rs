@@ -30,7 +30,7 @@ pub fn perft_check(size: BoardSize) -> Check {
             for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
                 let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
                 let options = GoPerftOptions {
-                    variant: size,
+                    build: size,
                     fused_leaves,
                     merge_transpositions,
                     table_bytes,

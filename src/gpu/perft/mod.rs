@@ -99,7 +99,7 @@ pub trait PerftGame {
     type Record: Pod;
     /// What the kernels are built with (chess: the slider algorithm and
     /// bitboard representation).
-    type Variant: Copy + std::fmt::Debug + Default + PartialEq;
+    type Build: Copy + std::fmt::Debug + Default + PartialEq;
 
     /// The most legal moves of any position reachable in a game.
     const REACHABLE_MAX_MOVES: u32;
@@ -108,8 +108,8 @@ pub trait PerftGame {
     /// What a kernel's FAULT_INVALID_POSITION means for this game.
     const INVALID_POSITION: &'static str;
 
-    /// The record of a position, as the kernels of `variant` read it.
-    fn pack(variant: Self::Variant, position: &Self::Position) -> Self::Record;
+    /// The record of a position, as the kernels of `build` read it.
+    fn pack(build: Self::Build, position: &Self::Position) -> Self::Record;
     /// The positions one legal move (a point move, for Go) from `position`,
     /// counted on the CPU: the host splits a root whose count passes 2^64 into these.
     fn children(position: &Self::Position) -> Vec<Self::Position>;
@@ -120,18 +120,18 @@ pub trait PerftGame {
     /// equality) and its `count_leaves_looped` kernel, with `memory` (what
     /// [`memory_module`] writes for the engine's layout) standing in as the
     /// `perft_memory` module.
-    fn perft_shader(variant: Self::Variant, memory: &str) -> Result<ComposedShader, GpuError>;
+    fn perft_shader(build: Self::Build, memory: &str) -> Result<ComposedShader, GpuError>;
     /// The read-only data at binding 0 (tables), as 32-bit words.
-    fn table_words(variant: Self::Variant) -> Vec<u32>;
-    /// A short description of the variant for error messages.
-    fn describe(variant: Self::Variant) -> String;
-    /// Refuses a variant the device cannot run.
-    fn check_device(device: &wgpu::Device, variant: Self::Variant) -> Result<(), GpuError>;
+    fn table_words(build: Self::Build) -> Vec<u32>;
+    /// A short description of the build for error messages.
+    fn describe(build: Self::Build) -> String;
+    /// Refuses a build the device cannot run.
+    fn check_device(device: &wgpu::Device, build: Self::Build) -> Result<(), GpuError>;
     /// The self-test's known-answer checks of these kernels, which a device
     /// must pass before an engine is made on it (see `super::self_test`).
     /// `fused_leaves` is the engine's leaf shape: a game whose fused kernel
     /// is slow to compile checks only the shape that will run.
-    fn known_answer_checks(variant: Self::Variant, fused_leaves: bool) -> Vec<super::self_test::Check>;
+    fn known_answer_checks(build: Self::Build, fused_leaves: bool) -> Vec<super::self_test::Check>;
 
     /// Columns the game's statistics leaf kernel counts per root, nodes
     /// first; 0 for a game without one.
@@ -139,11 +139,11 @@ pub trait PerftGame {
     /// The perft module with the statistics leaf kernel `count_leaf_statistics`
     /// added (see [`PerftOptions::leaf_statistics`]), `memory` standing in as
     /// `perft_memory`; `None` for a game without one.
-    fn statistics_shader(_variant: Self::Variant, _memory: &str) -> Option<Result<ComposedShader, GpuError>> {
+    fn statistics_shader(_build: Self::Build, _memory: &str) -> Option<Result<ComposedShader, GpuError>> {
         None
     }
     /// The known-answer checks of the statistics kernel.
-    fn statistics_checks(_variant: Self::Variant) -> Vec<super::self_test::Check> {
+    fn statistics_checks(_build: Self::Build) -> Vec<super::self_test::Check> {
         Vec::new()
     }
 }
@@ -151,7 +151,7 @@ pub trait PerftGame {
 /// Settings of a [`PerftEngine`]. The defaults suit real use; tests shrink
 /// them to force every path of the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PerftOptions<Variant> {
+pub struct PerftOptions<Build> {
     /// Positions the arena holds; `None` sizes it from the device's limits
     /// and [`PerftOptions::memory_limit`]. Small values force levels to be split.
     pub arena_positions: Option<usize>,
@@ -222,10 +222,10 @@ pub struct PerftOptions<Variant> {
     /// profiling only. Not in a browser.
     pub profile_kernels: bool,
     /// What the kernels are built with, fixed when the engine is made.
-    pub variant: Variant,
+    pub build: Build,
 }
 
-impl<Variant: Default> Default for PerftOptions<Variant> {
+impl<Build: Default> Default for PerftOptions<Build> {
     fn default() -> Self {
         PerftOptions {
             arena_positions: None,
@@ -245,7 +245,7 @@ impl<Variant: Default> Default for PerftOptions<Variant> {
             index_bits: 32,
             count_bits: 64,
             profile_kernels: false,
-            variant: Variant::default(),
+            build: Build::default(),
         }
     }
 }

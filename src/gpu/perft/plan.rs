@@ -136,7 +136,7 @@ impl MemoryPlan {
     /// the game's data and a transposition table of about `table_bytes` (0: none).
     pub(super) fn new<G: PerftGame>(
         device: &DeviceFacts,
-        options: &PerftOptions<G::Variant>,
+        options: &PerftOptions<G::Build>,
         data_bytes: u64,
         table_bytes: u64,
     ) -> Result<MemoryPlan, GpuError> {
@@ -263,7 +263,7 @@ impl MemoryPlan {
                 };
                 return Err(GpuError::Limits(format!(
                     "{what} is too small for {}{table_text}: perft needs at least {:.2} MiB",
-                    G::describe(options.variant),
+                    G::describe(options.build),
                     needed as f64 / (1024.0 * 1024.0),
                 )));
             }

@@ -30,6 +30,7 @@ pub(super) struct Profiler {
     resolved: wgpu::Buffer,
     readback: wgpu::Buffer,
     /// Nanoseconds per timestamp tick.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // read by `collect`, which a browser never calls
     period: f64,
     /// The batch's dispatches, in order: entry point and invocations.
     pending: Vec<(String, u32)>,
@@ -80,6 +81,7 @@ impl Profiler {
     }
 
     /// Reads the submitted batch's timestamps and adds them to the totals.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // profiling is native only
     pub(super) async fn collect(&mut self, context: &GpuContext) -> Result<(), GpuError> {
         if self.pending.is_empty() {
             return Ok(());

@@ -87,9 +87,9 @@ pub fn default_table_bytes_for(device: &DeviceFacts, memory_limit: Option<u64>, 
 /// machine does not have is checked.
 pub fn plan_for<G: PerftGame>(
     device: &DeviceFacts,
-    options: &PerftOptions<G::Variant>,
+    options: &PerftOptions<G::Build>,
 ) -> Result<MemoryReport, GpuError> {
-    let data_bytes = G::table_words(options.variant).len() as u64 * 4;
+    let data_bytes = G::table_words(options.build).len() as u64 * 4;
     let asked = options.table_bytes.unwrap_or_else(|| default_table_bytes_for(device, options.memory_limit, None));
     Ok(MemoryPlan::new::<G>(device, options, data_bytes, asked)?.report(device.memory))
 }
@@ -99,7 +99,7 @@ pub fn plan_for<G: PerftGame>(
 /// prints before it starts.
 pub fn plan_report<G: PerftGame>(
     context: &GpuContext,
-    options: &PerftOptions<G::Variant>,
+    options: &PerftOptions<G::Build>,
 ) -> Result<MemoryReport, GpuError> {
     plan_for::<G>(&DeviceFacts::of(context), options)
 }

@@ -17,7 +17,7 @@ pub struct ShogiGame;
 impl PerftGame for ShogiGame {
     type Position = Position;
     type Record = PackedShogiPosition;
-    type Variant = BoardWords;
+    type Build = BoardWords;
 
     /// The most legal moves known in a position a game can reach.
     const REACHABLE_MAX_MOVES: u32 = 593;
@@ -38,7 +38,7 @@ impl PerftGame for ShogiGame {
     }
 
     fn perft_shader(words: BoardWords, memory: &str) -> Result<ComposedShader, GpuError> {
-        reflect(shaders::compose_variant("shogi_perft", words, &[("perft_memory", memory)])?)
+        reflect(shaders::compose_build("shogi_perft", words, &[("perft_memory", memory)])?)
     }
 
     fn table_words(words: BoardWords) -> Vec<u32> {

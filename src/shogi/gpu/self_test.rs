@@ -26,7 +26,7 @@ pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
         for merge_transpositions in [true, false] {
             let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
             let options = ShogiPerftOptions {
-                variant: words,
+                build: words,
                 fused_leaves,
                 merge_transpositions,
                 table_bytes,

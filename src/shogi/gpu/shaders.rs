@@ -66,11 +66,11 @@ pub fn generated_constants(layout: BoardWords) -> String {
 /// `root` with everything it imports, in the default layout; `extra` modules
 /// are looked up first.
 pub fn compose_with(root: &str, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
-    compose_variant(root, BoardWords::Full, extra)
+    compose_build(root, BoardWords::Full, extra)
 }
 
 /// `root` composed for a bitboard layout.
-pub fn compose_variant(root: &str, layout: BoardWords, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
+pub fn compose_build(root: &str, layout: BoardWords, extra: &[(&str, &str)]) -> Result<String, ComposeError> {
     let mut lookup: Vec<(&str, &str)> = extra.to_vec();
     lookup.extend(modules().map(|module| (module.name, module.source)));
     composer::compose(root, &lookup, &generated_constants(layout))

@@ -270,14 +270,14 @@ const WORKER_ERROR: &str = "gpu-shader-stats worker: ";
 fn file_module(path: &std::path::Path, build: &str) -> Result<catalog::KernelModule, String> {
     use gpu_movegen::chess::gpu::embed;
     use gpu_movegen::gpu::reflect::{RuntimeChecks, reflect};
-    let variants = catalog::chess_shader_variants();
-    let Some(variant) = variants.iter().copied().find(|variant| variant.name() == build) else {
-        let names: Vec<String> = variants.iter().map(|variant| variant.name()).collect();
+    let builds = catalog::chess_shader_builds();
+    let Some(chosen) = builds.iter().copied().find(|candidate| candidate.name() == build) else {
+        let names: Vec<String> = builds.iter().map(|candidate| candidate.name()).collect();
         return Err(format!("no chess build '{build}'; the builds: {}", names.join(", ")));
     };
     let source = std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
     let shader = if source.contains("#import") {
-        embed::compose(&source, embed::EmbedOptions { variant, ..Default::default() })
+        embed::compose(&source, embed::EmbedOptions { build: chosen, ..Default::default() })
     } else {
         reflect(source)
     }

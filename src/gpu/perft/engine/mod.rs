@@ -46,7 +46,7 @@ pub struct PerftEngine<G: PerftGame> {
     /// Group 1: the table's shards as a binding array, where the layout has one.
     table_group: Option<wgpu::BindGroup>,
     plan: MemoryPlan,
-    options: PerftOptions<G::Variant>,
+    options: PerftOptions<G::Build>,
     max_workgroups: u32,
     statistics: PerftStatistics,
     batch: Batch,
@@ -92,32 +92,32 @@ impl<G: PerftGame> PerftEngine<G> {
     /// An engine on `context`, once its device has passed the self-test of
     /// these kernels (a device that failed it gets [`GpuError::SelfTestFailed`]).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn with_options(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
+    pub fn with_options(context: &GpuContext, options: PerftOptions<G::Build>) -> Result<Self, GpuError> {
         crate::gpu::runtime::block_on(Self::with_options_async(context, options))
     }
 
     /// [`Self::with_options`], awaited.
-    pub async fn with_options_async(context: &GpuContext, options: PerftOptions<G::Variant>) -> Result<Self, GpuError> {
+    pub async fn with_options_async(context: &GpuContext, options: PerftOptions<G::Build>) -> Result<Self, GpuError> {
         let device = &context.device;
         let limits = device.limits();
         // The game's data is built once: its length sizes the plan, its words fill the buffer.
-        let table_words = G::table_words(options.variant);
+        let table_words = G::table_words(options.build);
         let asked = options.table_bytes.unwrap_or_else(|| default_table_bytes(context, options.memory_limit, None));
         let plan = MemoryPlan::new::<G>(&DeviceFacts::of(context), &options, table_words.len() as u64 * 4, asked)?;
-        G::check_device(device, options.variant)?;
+        G::check_device(device, options.build)?;
         if options.leaf_statistics && G::STATISTICS_COLUMNS == 0 {
             return Err(GpuError::Internal(format!("{} has no statistics kernel", std::any::type_name::<G>())));
         }
         // Refusals the request alone decides come first; then the device's trust.
-        let mut checks = G::known_answer_checks(options.variant, options.fused_leaves);
+        let mut checks = G::known_answer_checks(options.build, options.fused_leaves);
         if options.leaf_statistics {
-            checks.extend(G::statistics_checks(options.variant));
+            checks.extend(G::statistics_checks(options.build));
         }
         context.require_async(&checks).await?;
         let memory = memory_module(&plan.layout);
-        let shader = match G::statistics_shader(options.variant, &memory) {
+        let shader = match G::statistics_shader(options.build, &memory) {
             Some(shader) if options.leaf_statistics => shader?,
-            _ => G::perft_shader(options.variant, &memory)?,
+            _ => G::perft_shader(options.build, &memory)?,
         };
         let capacity = u64::from(plan.capacity);
 

@@ -117,8 +117,8 @@ impl<G: PerftGame> PerftEngine<G> {
         self.batch.used = 0;
         self.check_cancelled()?;
         let queue = &self.context.queue;
-        let variant = self.options.variant;
-        let records: Vec<G::Record> = group.iter().map(|position| G::pack(variant, position)).collect();
+        let build = self.options.build;
+        let records: Vec<G::Record> = group.iter().map(|position| G::pack(build, position)).collect();
         self.write_records(0, &records);
         if self.tables {
             return self.count_group_with_tables(group.len() as u32, depth, bound, progress).await;

@@ -4,16 +4,16 @@
 
 mod common;
 
-use common::gpu::{context, variants};
+use common::gpu::{builds, context};
 use common::{CHESS960, EDGE_CASES, PERFT_SUITE, suite};
 use gpu_movegen::Position;
 use gpu_movegen::chess::gpu::{GeneratorOptions, GpuPerft, Kernel, MoveGenerator, PerftOptions, PositionMoves};
 
-/// Published counts up to this size, per variant (twelve variants on lavapipe).
+/// Published counts up to this size, per build (twelve builds on lavapipe).
 const MAX_NODES: u64 = 100_000;
 
 #[test]
-fn every_variant_generates_the_reference_moves_and_counts_the_suites() {
+fn every_shader_build_generates_the_reference_moves_and_counts_the_suites() {
     let context = context();
     let mut roots = vec![Position::start()];
     roots.extend(common::suite_positions());
@@ -31,25 +31,23 @@ fn every_variant_generates_the_reference_moves_and_counts_the_suites() {
             batches.push((depth, entry.position().unwrap(), nodes));
         }
     }
-    let variants = variants(&context);
-    for variant in &variants {
+    let builds = builds(&context);
+    for build in &builds {
         let mut generator =
-            MoveGenerator::with_options(&context, GeneratorOptions { variant: *variant, ..Default::default() })
-                .unwrap();
+            MoveGenerator::with_options(&context, GeneratorOptions { build: *build, ..Default::default() }).unwrap();
         for kernel in [Kernel::PerPosition, Kernel::PerPiece] {
             let moves = generator.generate(&positions, kernel).unwrap();
             for ((position, gpu), cpu) in positions.iter().zip(&moves).zip(&expected) {
-                assert_eq!(gpu, cpu, "{} {kernel:?} in {}", variant.name(), position.to_fen());
+                assert_eq!(gpu, cpu, "{} {kernel:?} in {}", build.name(), position.to_fen());
             }
         }
-        let mut gpu =
-            GpuPerft::with_options(&context, PerftOptions { variant: *variant, ..Default::default() }).unwrap();
+        let mut gpu = GpuPerft::with_options(&context, PerftOptions { build: *build, ..Default::default() }).unwrap();
         for depth in 1..=6 {
             let batch: Vec<&(u32, Position, u64)> = batches.iter().filter(|(at, _, _)| *at == depth).collect();
             let roots: Vec<Position> = batch.iter().map(|(_, position, _)| *position).collect();
             let counts = gpu.perft(&roots, depth, &mut |_| {}).unwrap();
             for ((_, position, nodes), count) in batch.iter().zip(counts) {
-                assert_eq!(count, *nodes, "{} perft({depth}) of {}", variant.name(), position.to_fen());
+                assert_eq!(count, *nodes, "{} perft({depth}) of {}", build.name(), position.to_fen());
             }
         }
     }
