@@ -67,6 +67,7 @@ pub mod catalog;
 pub mod chess;
 pub mod error;
 pub mod files;
+pub mod game;
 pub mod go;
 #[cfg(feature = "gpu")]
 pub mod gpu;

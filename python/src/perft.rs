@@ -6,6 +6,7 @@
 use gpu_movegen::chess::cpu_perft::CpuPerft;
 use gpu_movegen::chess::gpu::{Chess, ChessVariants, GpuPerft, VariantKernels};
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+use gpu_movegen::game::{self, Game};
 use gpu_movegen::go::gpu::{BoardSize, GoGame};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::GpuError as DeviceError;
@@ -246,6 +247,12 @@ fn by_root_move<Child>(
     })
 }
 
+/// The root's moves, named by `name`, with their children, in the game's
+/// divide order: what [`by_root_move`] counts.
+fn named_children<G: Game>(root: &G::Position, name: impl Fn(G::Move) -> String) -> Vec<(String, G::Position)> {
+    game::ordered_children::<G>(root).into_iter().map(|(mv, child)| (name(mv), child)).collect()
+}
+
 /// A rayon pool of `threads` (default: one a core).
 fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
     gpu_movegen::threads::pool(threads).map_err(|error| Failure::Input(format!("threads: {error}")))
@@ -307,9 +314,7 @@ fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome
                 builder = builder.hash_mebibytes(mebibytes);
             }
             let mut cpu = builder.build(request.depth).map_err(|error| Failure::Input(error.to_string()))?;
-            let mut moves: Vec<_> = root.legal_moves().into_iter().collect();
-            moves.sort_by_cached_key(|mv| mv.to_string());
-            let children = moves.iter().map(|mv| (mv.uci(chess960).to_string(), root.make_move(*mv))).collect();
+            let children = named_children::<Chess>(root, |mv| mv.uci(chess960).to_string());
             // Progress is told by root move (by_root_move), so the engine's own reports are not wanted.
             let quiet = ();
             by_root_move(children, request, control, |child, depth| {
@@ -365,9 +370,7 @@ fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -
         }
         None => {
             let pool = pool(request.threads)?;
-            let mut moves: Vec<_> = root.legal_moves().into_iter().collect();
-            moves.sort_by_cached_key(|mv| mv.to_string());
-            let children = moves.iter().map(|mv| (mv.uci(chess960).to_string(), root.make_move(*mv))).collect();
+            let children = named_children::<ChessVariants>(root, |mv| mv.uci(chess960).to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| variant::perft_parallel_until(child, depth, &control.cancel)).ok_or(Failure::Cancelled)
             })
@@ -380,14 +383,11 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
         options.fused_leaves = gpu_movegen::shogi::gpu::fused_leaves_suit(context);
         Ok(())
     })?;
-    let mut moves = root.legal_moves();
-    moves.sort_by_cached_key(|mv| mv.to_string());
     match engine {
         Some(mut gpu) => {
             if request.divide {
-                let children: Vec<_> = moves.iter().map(|mv| root.make_move(*mv)).collect();
-                let counts = gpu.perft(&children, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
-                return Ok(Counted::Divided(moves.iter().map(ToString::to_string).zip(counts).collect()));
+                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
+                return Ok(Counted::Divided(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect()));
             }
             let totals =
                 gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
@@ -395,7 +395,7 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
         }
         None => {
             let pool = pool(request.threads)?;
-            let children = moves.iter().map(|mv| (mv.to_string(), root.make_move(*mv))).collect();
+            let children = named_children::<ShogiGame>(root, |mv| mv.to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| shogi::perft::perft_parallel_until(child, depth, &control.cancel))
                     .ok_or(Failure::Cancelled)
@@ -410,24 +410,13 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
         options.build = BoardSize(size);
         Ok(())
     })?;
-    let color = root.to_move();
-    let points = root.legal_points(color);
-    let children: Vec<(String, go::Position)> = points
-        .iter()
-        .map(|&point| {
-            let mut child = *root;
-            child
-                .play_move(go::Move { color, point: Some(point) })
-                .map_err(|error| Failure::Internal(format!("a legal point could not be played: {error}")))?;
-            Ok((point.to_string(), child))
-        })
-        .collect::<Outcome<_>>()?;
     match engine {
         Some(mut gpu) => {
             if request.divide {
-                let positions: Vec<go::Position> = children.iter().map(|(_, child)| *child).collect();
-                let counts = gpu.perft(&positions, request.depth - 1, &mut |nodes| control.set_nodes(nodes))?;
-                return Ok(Counted::Divided(children.into_iter().map(|(point, _)| point).zip(counts).collect()));
+                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
+                return Ok(Counted::Divided(
+                    divided.into_iter().map(|(point, count)| (point.to_string(), count)).collect(),
+                ));
             }
             let totals =
                 gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
@@ -435,6 +424,7 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
         }
         None => {
             let pool = pool(request.threads)?;
+            let children = named_children::<GoGame>(root, |point| point.to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| go::perft::perft_parallel_until(child, depth, &control.cancel))
                     .ok_or(Failure::Cancelled)

@@ -23,3 +23,5 @@ pub mod transposition;
 pub mod unique;
 pub mod units;
 pub mod variant;
+
+pub use perft::Chess;

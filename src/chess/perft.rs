@@ -85,44 +85,52 @@ pub fn perft_parallel_until(
 /// Perft split by root move: each legal move with the leaf count below it,
 /// in UCI order. `depth` counts the root move, so the counts are perft(depth - 1)
 /// of the children and their sum is perft(depth). Depth 0 gives no moves.
+/// `parallel` shares the children among rayon's threads ([`crate::game::divide`]).
 pub fn divide(position: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
-    let counted: Result<_, std::convert::Infallible> = divide_with(position, depth, |children, below| {
-        let count = |child: &Position| if parallel { perft_parallel(child, below) } else { perft(child, below) };
-        Ok(if parallel { children.par_iter().map(count).collect() } else { children.iter().map(count).collect() })
-    });
+    if parallel {
+        return crate::game::divide::<Chess>(position, depth);
+    }
+    let counted: Result<_, std::convert::Infallible> =
+        divide_with(position, depth, |children, below| Ok(children.iter().map(|child| perft(child, below)).collect()));
     match counted {
         Ok(counts) => counts,
         Err(never) => match never {},
     }
 }
 
-/// [`divide`] with any counter: `count(children, depth)` returns perft of
-/// each child (the GPU backend counts them all in one batch), or any other
-/// count of their subtrees (statistics).
+/// [`divide`] with any counter ([`crate::game::divide_with`] for chess):
+/// `count(children, depth)` returns perft of each child (the GPU backend
+/// counts them all in one batch), or any other count of their subtrees (statistics).
 pub fn divide_with<T, E>(
     position: &Position,
     depth: u32,
     count: impl FnOnce(&[Position], u32) -> Result<Vec<T>, E>,
 ) -> Result<Vec<(Move, T)>, E> {
-    if depth == 0 {
-        return Ok(Vec::new());
+    crate::game::divide_with::<Chess, T, E>(position, depth, count)
+}
+
+/// Chess as a [`Game`](crate::game::Game): UCI moves, the fast engine's perft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Chess;
+
+impl crate::game::Game for Chess {
+    type Position = Position;
+    type Move = Move;
+    const NAME: &'static str = "chess";
+
+    fn legal_moves(position: &Position) -> Vec<Move> {
+        position.legal_moves().into_iter().collect()
     }
-    let (moves, children) = root_children(position);
-    let counts = count(&children, depth - 1)?;
-    Ok(by_move(moves, counts))
-}
 
-/// The legal moves of `position` and the positions they lead to, in the
-/// same order: the roots a divide counts.
-pub(crate) fn root_children(position: &Position) -> (Vec<Move>, Vec<Position>) {
-    let moves: Vec<Move> = position.legal_moves().into_iter().collect();
-    let children = moves.iter().map(|mv| position.make_move(*mv)).collect();
-    (moves, children)
-}
+    fn play(position: &Position, mv: Move) -> Position {
+        position.make_move(mv)
+    }
 
-/// Each move with its count, in UCI order: a divide's rows.
-pub(crate) fn by_move<T>(moves: Vec<Move>, counts: Vec<T>) -> Vec<(Move, T)> {
-    let mut divided: Vec<(Move, T)> = moves.into_iter().zip(counts).collect();
-    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    divided
+    fn perft(position: &Position, depth: u32) -> u64 {
+        perft_parallel(position, depth)
+    }
+
+    fn perft_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        perft_parallel_until(position, depth, SliderLookup::selected(), stop)
+    }
 }

@@ -302,13 +302,12 @@ impl Engine {
             return Ok(divided.ok());
         }
         if let Engine::Gpu(gpu, _) = self {
-            gpu.set_cancel(Some(Arc::clone(stop)));
+            let base = progress.nodes();
+            let divided =
+                gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |nodes| progress.set(base + nodes)));
+            return until(divided.map_err(CliError::from), stop);
         }
-        let divided = self.divide(position, depth, progress);
-        if let Engine::Gpu(gpu, _) = self {
-            gpu.set_cancel(None);
-        }
-        until(divided, stop)
+        until(self.divide(position, depth, progress), stop)
     }
 }
 
@@ -362,20 +361,6 @@ fn pool_perft(
         progress.set(base + total);
     };
     Ok(pool.perft_wide(roots, depth, &show)?)
-}
-
-/// Each of `moves` with the count `count_until` makes below it on `pool`,
-/// sorted by the move's text (a divide's rows); `None` once a count gave up
-/// because its stop flag was set. The CPU side of the games' `divide_until`.
-pub fn divide_on_pool_until<M: Copy + ToString + Send + Sync>(
-    pool: &rayon::ThreadPool,
-    moves: Vec<M>,
-    count_until: impl Fn(M) -> Option<u64> + Sync + Send,
-) -> Option<Vec<(M, u64)>> {
-    let counts: Option<Vec<u64>> = pool.install(|| moves.iter().map(|&mv| count_until(mv)).collect());
-    let mut divided: Vec<(M, u64)> = moves.into_iter().zip(counts?).collect();
-    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    Some(divided)
 }
 
 /// A count's result, or `None` when it failed because `stop` was set.

@@ -12,7 +12,7 @@ use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, PlayoutRunner, SearchSettings
 use gpu_movegen::go::perft::{divide, perft_parallel};
 use gpu_movegen::go::playout::{playouts, random_positions};
 use gpu_movegen::go::sgf::read_sgf;
-use gpu_movegen::go::{Move, Point, Position};
+use gpu_movegen::go::{Point, Position};
 
 use super::common::{Backend, CliError, Progress, escape_controls, open_backend, thread_pool};
 
@@ -206,19 +206,11 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
             pool.install(|| divide(&position, depth)).into_iter().map(|(point, count)| (Some(point), count)).collect()
         }
         PerftEngine::Cpu(pool) => vec![(None, pool.install(|| perft_parallel(&position, depth)))],
-        PerftEngine::Gpu(gpu, _) if arguments.divide => {
-            let points = position.legal_points(position.to_move());
-            let children: Vec<Position> = points
-                .iter()
-                .map(|&point| {
-                    let mut child = position;
-                    child.play_move(Move { color: position.to_move(), point: Some(point) }).expect("a legal point");
-                    child
-                })
-                .collect();
-            let counts = gpu.perft(&children, depth - 1, &mut |nodes| progress.set(nodes))?;
-            points.into_iter().map(Some).zip(counts).collect()
-        }
+        PerftEngine::Gpu(gpu, _) if arguments.divide => gpu
+            .divide(&position, depth, &mut |nodes| progress.set(nodes))?
+            .into_iter()
+            .map(|(point, count)| (Some(point), count))
+            .collect(),
         PerftEngine::Gpu(gpu, _) => vec![(None, gpu.perft(&[position], depth, &mut |nodes| progress.set(nodes))?[0])],
     };
     let nodes: u64 = counts.iter().map(|(_, count)| count).sum();

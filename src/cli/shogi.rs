@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
+use gpu_movegen::game;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptions, ShogiPositionMoves};
 use gpu_movegen::shogi::perft::{divide, perft_parallel};
-use gpu_movegen::shogi::{Move, Position, START_SFEN};
+use gpu_movegen::shogi::{Move, Position, START_SFEN, ShogiGame};
 
 use super::common::{Backend, CliError, GpuTableArgs, open_backend, thread_pool};
 
@@ -157,35 +158,20 @@ impl Engine {
         depth: u32,
         stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
-        if let Engine::Cpu(pool) = self {
-            if depth == 0 {
-                return Ok(Some(Vec::new()));
+        match self {
+            Engine::Cpu(pool) => Ok(game::divide_until::<ShogiGame>(pool, position, depth, stop)),
+            Engine::Gpu(gpu, _) => {
+                let divided = gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |_| {}));
+                super::engine::until(divided.map_err(CliError::from), stop)
             }
-            let moves = position.legal_moves().into_iter().collect();
-            return Ok(super::engine::divide_on_pool_until(pool, moves, |mv| {
-                gpu_movegen::shogi::perft::perft_parallel_until(&position.make_move(mv), depth - 1, stop)
-            }));
         }
-        if let Engine::Gpu(gpu, _) = self {
-            gpu.set_cancel(Some(std::sync::Arc::clone(stop)));
-        }
-        let divided = self.divide(position, depth);
-        if let Engine::Gpu(gpu, _) = self {
-            gpu.set_cancel(None);
-        }
-        super::engine::until(divided, stop)
     }
 
     pub(super) fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
-        if let Engine::Cpu(pool) = self {
-            return Ok(pool.install(|| divide(position, depth)));
+        match self {
+            Engine::Cpu(pool) => Ok(pool.install(|| divide(position, depth))),
+            Engine::Gpu(gpu, _) => Ok(gpu.divide(position, depth, &mut |_| {})?),
         }
-        let moves = position.legal_moves();
-        let children: Vec<Position> = moves.iter().map(|mv| position.make_move(*mv)).collect();
-        let counts = self.perft(&children, depth - 1)?;
-        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
     }
 }
 

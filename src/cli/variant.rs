@@ -10,6 +10,7 @@ use gpu_movegen::Move;
 use gpu_movegen::chess::gpu::{ChessVariants, VariantGpuPerft, VariantKernels, VariantPerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+use gpu_movegen::game;
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::perft::DevicePool;
 use serde_json::{Map, Value, json};
@@ -188,20 +189,14 @@ impl VariantEngine {
         depth: u32,
         progress: &Progress,
     ) -> Result<Vec<(Move, u64)>, CliError> {
-        if depth == 0 {
-            return Ok(Vec::new());
-        }
         if let VariantEngine::Cpu(pool) = self {
-            let divided = pool.install(|| variant::divide(position, depth, true));
+            let divided = pool.install(|| game::divide::<ChessVariants>(position, depth));
             progress.add(divided.iter().map(|(_, nodes)| nodes).sum());
             return Ok(divided);
         }
-        let moves = position.legal_moves();
-        let children: Vec<VariantPosition> = moves.iter().map(|&mv| position.make_move(mv)).collect();
-        let counts = self.perft(&children, depth - 1, progress)?;
-        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
+        game::divide_with::<ChessVariants, _, _>(position, depth, |children, below| {
+            self.perft(children, below, progress)
+        })
     }
 
     /// [`VariantEngine::divide`] that setting `stop` ends early with
@@ -213,23 +208,16 @@ impl VariantEngine {
         progress: &Progress,
         stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
-        if let VariantEngine::Cpu(pool) = self {
-            if depth == 0 {
-                return Ok(Some(Vec::new()));
+        match self {
+            VariantEngine::Cpu(pool) => Ok(game::divide_until::<ChessVariants>(pool, position, depth, stop)),
+            VariantEngine::Gpu(gpu, _) => {
+                let base = progress.nodes();
+                let divided =
+                    gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |nodes| progress.set(base + nodes)));
+                super::engine::until(divided.map_err(CliError::from), stop)
             }
-            let moves = position.legal_moves().into_iter().collect();
-            return Ok(super::engine::divide_on_pool_until(pool, moves, |mv| {
-                variant::perft_parallel_until(&position.make_move(mv), depth - 1, stop)
-            }));
+            VariantEngine::Devices(..) => super::engine::until(self.divide(position, depth, progress), stop),
         }
-        if let VariantEngine::Gpu(gpu, _) = self {
-            gpu.set_cancel(Some(std::sync::Arc::clone(stop)));
-        }
-        let divided = self.divide(position, depth, progress);
-        if let VariantEngine::Gpu(gpu, _) = self {
-            gpu.set_cancel(None);
-        }
-        super::engine::until(divided, stop)
     }
 }
 

@@ -21,5 +21,6 @@ pub mod position;
 pub mod sgf;
 
 pub use board::Color;
+pub use perft::GoGame;
 pub use playout::PlayoutResult;
 pub use position::{GoError, MAX_SIZE, Move, Point, Position, parse_color};

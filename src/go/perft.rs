@@ -31,36 +31,53 @@ pub fn perft_parallel(position: &Position, depth: u32) -> u64 {
 /// within the time of one perft(2) on a thread (a 19x19 perft(3) is tens of
 /// millions of nodes; see [`crate::threads::perft_until`]).
 pub fn perft_parallel_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
-    let children = |position: &Position| -> Vec<Position> {
-        let color = position.to_move();
-        position
-            .legal_points(color)
-            .iter()
-            .map(|&point| {
-                let mut child = *position;
-                child.play_move(super::Move { color, point: Some(point) }).expect("a legal point");
-                child
-            })
-            .collect()
-    };
-    crate::threads::perft_until(position, depth, 2, &children, &|position, depth| perft(position, depth), stop)
+    use crate::game::Game;
+    crate::threads::perft_until(position, depth, 2, &GoGame::children, &|position, depth| perft(position, depth), stop)
 }
 
 /// The count below each legal point of the root, lowest bit first, the
 /// moves shared among rayon's threads. Empty at depth 0.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Point, u64)> {
-    if depth == 0 {
-        return Vec::new();
+    // Each child counted on one thread: perft_parallel is this divide.
+    let counted: Result<_, std::convert::Infallible> =
+        crate::game::divide_with::<GoGame, _, _>(position, depth, |children, below| {
+            Ok(children.par_iter().map(|child| perft(child, below)).collect())
+        });
+    match counted {
+        Ok(rows) => rows,
+        Err(never) => match never {},
     }
-    let points = position.legal_points(position.to_move());
-    points
-        .par_iter()
-        .map(|&point| {
-            let mut child = *position;
-            child.play_move(super::Move { color: position.to_move(), point: Some(point) }).expect("a legal point");
-            (point, perft(&child, depth - 1))
-        })
-        .collect()
+}
+
+/// Go as a [`Game`](crate::game::Game): a move is a point of the side to
+/// move (perft counts no passes), printed as a GTP vertex; a divide keeps
+/// the points' order, lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GoGame;
+
+impl crate::game::Game for GoGame {
+    type Position = Position;
+    type Move = Point;
+    const NAME: &'static str = "Go";
+    const DIVIDE_BY_TEXT: bool = false;
+
+    fn legal_moves(position: &Position) -> Vec<Point> {
+        position.legal_points(position.to_move())
+    }
+
+    fn play(position: &Position, point: Point) -> Position {
+        let mut child = *position;
+        child.play_move(super::Move { color: position.to_move(), point: Some(point) }).expect("a legal point");
+        child
+    }
+
+    fn perft(position: &Position, depth: u32) -> u64 {
+        perft_parallel(position, depth)
+    }
+
+    fn perft_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        perft_parallel_until(position, depth, stop)
+    }
 }
 
 pub(crate) fn perft_board<const W: usize>(geometry: &Geometry<W>, board: &Board<W>, depth: u32) -> u64 {

@@ -17,5 +17,6 @@ pub mod sliders;
 
 pub use board::{Bitboard, Color, Piece};
 pub use movegen::{Move, UsiMoveError};
+pub use perft::ShogiGame;
 pub use position::Position;
 pub use sfen::{START_SFEN, SfenError};

@@ -1,8 +1,6 @@
 //! Shogi perft on the CPU: leaf nodes of the legal move tree, the last ply
 //! counted without playing it, subtrees spread over the rayon pool.
 
-use rayon::prelude::*;
-
 use super::movegen::Move;
 use super::position::Position;
 
@@ -49,16 +47,33 @@ pub fn legal_move_count(position: &Position) -> u32 {
 
 /// Each legal move with perft(depth - 1) of its child, in USI order. Depth 0 gives no moves.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
+    crate::game::divide::<ShogiGame>(position, depth)
+}
+
+/// Shogi as a [`Game`](crate::game::Game): USI moves, the fast engine's perft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShogiGame;
+
+impl crate::game::Game for ShogiGame {
+    type Position = Position;
+    type Move = Move;
+    const NAME: &'static str = "Shogi";
+
+    fn legal_moves(position: &Position) -> Vec<Move> {
+        position.legal_moves()
     }
-    let mut divided: Vec<(Move, u64)> = position
-        .legal_moves()
-        .par_iter()
-        .map(|mv| (*mv, perft_parallel(&position.make_move(*mv), depth - 1)))
-        .collect();
-    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    divided
+
+    fn play(position: &Position, mv: Move) -> Position {
+        position.make_move(mv)
+    }
+
+    fn perft(position: &Position, depth: u32) -> u64 {
+        perft_parallel(position, depth)
+    }
+
+    fn perft_until(position: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        perft_parallel_until(position, depth, stop)
+    }
 }
 
 /// `count` positions from seeded random games from the start position, for

@@ -2,10 +2,14 @@
 //! engines, or on the CPU root move by root move, handing the browser its
 //! thread back between moves so that the page can show progress.
 
+use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::gpu::{VariantGpuPerft, VariantKernels, VariantPerftOptions};
-use gpu_movegen::chess::variant::{Variant, VariantPosition};
+use gpu_movegen::chess::variant::{ChessVariants, Variant, VariantPosition};
+use gpu_movegen::go::GoGame;
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions, GpuPlayouts};
+use gpu_movegen::gpu::perft::{PerftEngine, PerftGame};
 use gpu_movegen::gpu::{GpuContext, GpuError};
+use gpu_movegen::shogi::ShogiGame;
 use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
 use js_sys::{Array, Object};
 use wasm_bindgen::JsValue;
@@ -82,6 +86,15 @@ enum Roots {
     Go(gpu_movegen::go::Position, Vec<(String, gpu_movegen::go::Position)>),
 }
 
+/// The root's moves, named by `name`, with the positions they lead to.
+fn named_children<G: gpu_movegen::game::Game>(
+    position: &G::Position,
+    name: impl Fn(G::Move) -> String,
+) -> Vec<(String, G::Position)> {
+    let (moves, children) = gpu_movegen::game::root_children::<G>(position);
+    moves.into_iter().map(name).zip(children).collect()
+}
+
 fn roots(request: &PerftRequest) -> Result<Roots, String> {
     match request.game {
         Game::Chess if request.variant != Variant::Chess => {
@@ -89,22 +102,14 @@ fn roots(request: &PerftRequest) -> Result<Roots, String> {
             let text = if request.position.trim().is_empty() { variant.start_fen() } else { request.position.trim() };
             let position = VariantPosition::from_fen(variant, text).map_err(|error| format!("FEN: {error}"))?;
             let chess960 = position.board().is_chess960();
-            let children = position
-                .legal_moves()
-                .iter()
-                .map(|mv| (mv.uci(chess960).to_string(), position.make_move(*mv)))
-                .collect();
+            let children = named_children::<ChessVariants>(&position, |mv| mv.uci(chess960).to_string());
             Ok(Roots::Variant(position, children))
         }
         Game::Chess => {
             let text = if request.position.trim().is_empty() { gpu_movegen::START_FEN } else { &request.position };
             let position = gpu_movegen::Position::from_fen(text).map_err(|error| format!("FEN: {error}"))?;
             let chess960 = position.is_chess960();
-            let children = position
-                .legal_moves()
-                .iter()
-                .map(|mv| (mv.uci(chess960).to_string(), position.make_move(*mv)))
-                .collect();
+            let children = named_children::<Chess>(&position, |mv| mv.uci(chess960).to_string());
             Ok(Roots::Chess(position, children))
         }
         Game::Shogi => {
@@ -114,23 +119,14 @@ fn roots(request: &PerftRequest) -> Result<Roots, String> {
             } else {
                 Position::from_sfen(request.position.trim()).map_err(|error| format!("SFEN: {error}"))?
             };
-            let children = position.legal_moves().iter().map(|mv| (mv.to_string(), position.make_move(*mv))).collect();
+            let children = named_children::<ShogiGame>(&position, |mv| mv.to_string());
             Ok(Roots::Shogi(position, children))
         }
         Game::Go => {
-            use gpu_movegen::go::{Move, Position};
+            use gpu_movegen::go::Position;
             let position =
                 Position::from_moves(request.size, &request.position).map_err(|error| format!("--moves: {error}"))?;
-            let color = position.to_move();
-            let children = position
-                .legal_points(color)
-                .into_iter()
-                .map(|point| {
-                    let mut child = position;
-                    child.play_move(Move { color, point: Some(point) }).map(|_| (point.to_string(), child))
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|error| error.to_string())?;
+            let children = named_children::<GoGame>(&position, |point| point.to_string());
             Ok(Roots::Go(position, children))
         }
     }
@@ -238,23 +234,8 @@ async fn gpu_divide(
     progress: &dyn Fn(u128),
 ) -> Result<(u128, Vec<(String, u128)>), GpuError> {
     let mut report = |nodes: u64| progress(u128::from(nodes));
-    macro_rules! count {
-        ($engine:expr, $root:expr, $children:expr) => {{
-            let mut engine = $engine;
-            if depth == 0 {
-                return Ok((1, Vec::new()));
-            }
-            if divide {
-                let positions: Vec<_> = $children.iter().map(|(_, child)| child.clone()).collect();
-                let counts = engine.perft_wide_async(&positions, depth - 1, &mut report).await?;
-                let rows: Vec<(String, u128)> =
-                    $children.iter().map(|(name, _)| name.clone()).zip(counts.iter().copied()).collect();
-                Ok((counts.iter().sum(), rows))
-            } else {
-                let counts = engine.perft_wide_async(std::slice::from_ref($root), depth, &mut report).await?;
-                Ok((counts[0], Vec::new()))
-            }
-        }};
+    if depth == 0 {
+        return Ok((1, Vec::new()));
     }
     match roots {
         Roots::Chess(root, children) => {
@@ -262,11 +243,8 @@ async fn gpu_divide(
                 memory_limit: Some(PAGE_GPU_MEMORY),
                 ..Default::default()
             };
-            count!(
-                gpu_movegen::chess::gpu::perft::GpuPerft::with_options_async(context, options).await?,
-                root,
-                children
-            )
+            let engine = gpu_movegen::chess::gpu::perft::GpuPerft::with_options_async(context, options).await?;
+            count_on(engine, root, children, depth, divide, &mut report).await
         }
         Roots::Variant(root, children) => {
             let options = VariantPerftOptions {
@@ -274,11 +252,13 @@ async fn gpu_divide(
                 memory_limit: Some(PAGE_GPU_MEMORY),
                 ..Default::default()
             };
-            count!(VariantGpuPerft::with_options_async(context, options).await?, root, children)
+            let engine = VariantGpuPerft::with_options_async(context, options).await?;
+            count_on(engine, root, children, depth, divide, &mut report).await
         }
         Roots::Shogi(root, children) => {
             let options = ShogiPerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
-            count!(ShogiGpuPerft::with_options_async(context, options).await?, root, children)
+            let engine = ShogiGpuPerft::with_options_async(context, options).await?;
+            count_on(engine, root, children, depth, divide, &mut report).await
         }
         Roots::Go(root, children) => {
             let options = GoPerftOptions {
@@ -286,9 +266,30 @@ async fn gpu_divide(
                 memory_limit: Some(PAGE_GPU_MEMORY),
                 ..Default::default()
             };
-            count!(GoGpuPerft::with_options_async(context, options).await?, root, children)
+            let engine = GoGpuPerft::with_options_async(context, options).await?;
+            count_on(engine, root, children, depth, divide, &mut report).await
         }
     }
+}
+
+/// `root` counted to `depth` (`depth` ≥ 1) by `engine` in 128 bits, or
+/// each of its `children` one ply less when a divide is asked.
+async fn count_on<G: PerftGame>(
+    mut engine: PerftEngine<G>,
+    root: &G::Position,
+    children: &[(String, G::Position)],
+    depth: u32,
+    divide: bool,
+    report: &mut dyn FnMut(u64),
+) -> Result<(u128, Vec<(String, u128)>), GpuError> {
+    if !divide {
+        let counts = engine.perft_wide_async(std::slice::from_ref(root), depth, report).await?;
+        return Ok((counts[0], Vec::new()));
+    }
+    let positions: Vec<G::Position> = children.iter().map(|(_, child)| child.clone()).collect();
+    let counts = engine.perft_wide_async(&positions, depth - 1, report).await?;
+    let rows = children.iter().map(|(name, _)| name.clone()).zip(counts.iter().copied()).collect();
+    Ok((counts.iter().sum(), rows))
 }
 
 /// GPU against CPU on `count` positions from seeded random play of `game`

@@ -4,7 +4,6 @@
 
 use super::layout::PackedPosition;
 use super::shaders::{self, ShaderBuild};
-use crate::chess::board::Move;
 use crate::chess::movegen::MAX_LEGAL_MOVES;
 use crate::chess::position::Position;
 use crate::chess::stats::PerftStats;
@@ -12,12 +11,9 @@ use crate::gpu::GpuError;
 use crate::gpu::perft::{PerftEngine, PerftGame};
 use crate::gpu::reflect::{ComposedShader, reflect};
 
-/// Chess as a game of the perft engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Chess;
+pub use crate::chess::perft::Chess;
 
 impl PerftGame for Chess {
-    type Position = Position;
     type Record = PackedPosition;
     type Build = ShaderBuild;
 
@@ -28,10 +24,6 @@ impl PerftGame for Chess {
 
     fn pack(_: ShaderBuild, position: &Position) -> PackedPosition {
         PackedPosition::from(position)
-    }
-
-    fn children(position: &Position) -> Vec<Position> {
-        position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
     }
 
     fn perft_shader(build: ShaderBuild, memory: &str) -> Result<ComposedShader, GpuError> {
@@ -77,33 +69,6 @@ pub type GpuPerft = PerftEngine<Chess>;
 pub type PerftOptions = crate::gpu::perft::PerftOptions<ShaderBuild>;
 
 impl PerftEngine<Chess> {
-    /// Perft split by root move, as [`crate::chess::perft::divide`]: each
-    /// legal move with perft(depth - 1) of its child, in UCI order.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn divide(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<(Move, u64)>, GpuError> {
-        crate::gpu::block_on(self.divide_async(position, depth, progress))
-    }
-
-    /// [`Self::divide`], awaited.
-    pub async fn divide_async(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<(Move, u64)>, GpuError> {
-        if depth == 0 {
-            return Ok(Vec::new());
-        }
-        let (moves, children) = crate::chess::perft::root_children(position);
-        let counts = self.perft_async(&children, depth - 1, progress).await?;
-        Ok(crate::chess::perft::by_move(moves, counts))
-    }
-
     /// The statistics of each root's leaves `depth` plies below it, as
     /// [`crate::chess::stats::perft_stats`] counts them. The engine must be
     /// made with `leaf_statistics` set.
@@ -135,7 +100,7 @@ impl PerftEngine<Chess> {
         position: &Position,
         depth: u32,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<(Move, PerftStats)>, GpuError> {
+    ) -> Result<Vec<(crate::chess::board::Move, PerftStats)>, GpuError> {
         // At depth 1 the leaves are the root moves themselves: nothing to count on the GPU.
         if depth <= 1 {
             return Ok(crate::chess::stats::divide_stats(position, depth));

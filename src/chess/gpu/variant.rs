@@ -6,7 +6,6 @@
 
 use super::layout::PackedVariantPosition;
 use super::shaders::{self, ShaderBuild};
-use crate::chess::board::Move;
 use crate::chess::variant::{MAX_VARIANT_MOVES, Variant, VariantPosition};
 use crate::gpu::perft::{PerftEngine, PerftGame};
 use crate::gpu::reflect::{ComposedShader, reflect};
@@ -21,9 +20,7 @@ pub struct VariantKernels {
     pub shaders: ShaderBuild,
 }
 
-/// The chess variants as a game of the perft engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ChessVariants;
+pub use crate::chess::variant::ChessVariants;
 
 /// The `variant_selected` module: the variants' numbers (the discriminants
 /// of [`Variant`]) and the one a module is composed for.
@@ -60,7 +57,6 @@ pub fn variant_perft_shader(kernels: VariantKernels, memory: &str) -> Result<Com
 }
 
 impl PerftGame for ChessVariants {
-    type Position = VariantPosition;
     type Record = PackedVariantPosition;
     type Build = VariantKernels;
 
@@ -72,10 +68,6 @@ impl PerftGame for ChessVariants {
 
     fn pack(_: VariantKernels, position: &VariantPosition) -> PackedVariantPosition {
         PackedVariantPosition::from(position)
-    }
-
-    fn children(position: &VariantPosition) -> Vec<VariantPosition> {
-        position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
     }
 
     fn perft_shader(kernels: VariantKernels, memory: &str) -> Result<ComposedShader, GpuError> {
@@ -104,38 +96,6 @@ impl PerftGame for ChessVariants {
 pub type VariantGpuPerft = PerftEngine<ChessVariants>;
 /// Its settings.
 pub type VariantPerftOptions = crate::gpu::perft::PerftOptions<VariantKernels>;
-
-impl PerftEngine<ChessVariants> {
-    /// Perft split by root move, as [`crate::chess::variant::divide`]: each
-    /// legal move with perft(depth - 1) of its child, in the order of their UCI text.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn divide(
-        &mut self,
-        position: &VariantPosition,
-        depth: u32,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<(Move, u64)>, GpuError> {
-        crate::gpu::block_on(self.divide_async(position, depth, progress))
-    }
-
-    /// [`Self::divide`], awaited.
-    pub async fn divide_async(
-        &mut self,
-        position: &VariantPosition,
-        depth: u32,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<(Move, u64)>, GpuError> {
-        if depth == 0 {
-            return Ok(Vec::new());
-        }
-        let moves = position.legal_moves();
-        let children: Vec<VariantPosition> = moves.iter().map(|&mv| position.make_move(mv)).collect();
-        let counts = self.perft_async(&children, depth - 1, progress).await?;
-        let mut divided: Vec<(Move, u64)> = moves.into_iter().zip(counts).collect();
-        divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-        Ok(divided)
-    }
-}
 
 /// Positions each variant's check counts, with the depth: the start and
 /// the published suites' positions that reach each variant's own rules

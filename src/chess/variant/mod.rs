@@ -26,7 +26,8 @@ use crate::chess::board::{Bitboard, Color, Piece};
 use crate::chess::position::Position;
 
 pub use perft::{
-    divide, divide_stats, perft, perft_by_rules, perft_parallel, perft_parallel_until, perft_stats, random_positions,
+    ChessVariants, divide, divide_stats, perft, perft_by_rules, perft_parallel, perft_parallel_until, perft_stats,
+    random_positions,
 };
 pub use rules::{MAX_VARIANT_MOVES, VariantMoveList};
 

@@ -49,10 +49,15 @@ pub fn perft_parallel_until(
     depth: u32,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<u64> {
-    let children = |position: &VariantPosition| -> Vec<VariantPosition> {
-        position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect()
-    };
-    crate::threads::perft_until(position, depth, 4, &children, &|position, depth| perft(position, depth), stop)
+    use crate::game::Game;
+    crate::threads::perft_until(
+        position,
+        depth,
+        4,
+        &ChessVariants::children,
+        &|position, depth| perft(position, depth),
+        stop,
+    )
 }
 
 /// [`perft`] with the root moves spread over rayon's threads.
@@ -68,15 +73,42 @@ pub fn perft_parallel(position: &VariantPosition, depth: u32) -> u64 {
 /// child, in the order of their UCI text (`parallel` spreads the moves over
 /// rayon's threads).
 pub fn divide(position: &VariantPosition, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
+    let counted: Result<_, std::convert::Infallible> =
+        crate::game::divide_with::<ChessVariants, _, _>(position, depth, |children, below| {
+            let count = |child: &VariantPosition| perft(child, below);
+            Ok(if parallel { children.par_iter().map(count).collect() } else { children.iter().map(count).collect() })
+        });
+    match counted {
+        Ok(rows) => rows,
+        Err(never) => match never {},
     }
-    let moves = position.legal_moves();
-    let below = |mv: &Move| (*mv, perft(&position.make_move(*mv), depth - 1));
-    let mut counted: Vec<(Move, u64)> =
-        if parallel { moves.par_iter().map(below).collect() } else { moves.iter().map(below).collect() };
-    counted.sort_by_cached_key(|(mv, _)| mv.to_string());
-    counted
+}
+
+/// The chess variants as a [`Game`](crate::game::Game): each position
+/// carries its variant, so one game serves all seven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ChessVariants;
+
+impl crate::game::Game for ChessVariants {
+    type Position = VariantPosition;
+    type Move = Move;
+    const NAME: &'static str = "chess variants";
+
+    fn legal_moves(position: &VariantPosition) -> Vec<Move> {
+        position.legal_moves().into_iter().collect()
+    }
+
+    fn play(position: &VariantPosition, mv: Move) -> VariantPosition {
+        position.make_move(mv)
+    }
+
+    fn perft(position: &VariantPosition, depth: u32) -> u64 {
+        perft_parallel(position, depth)
+    }
+
+    fn perft_until(position: &VariantPosition, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        perft_parallel_until(position, depth, stop)
+    }
 }
 
 /// `count` positions of `variant`, each the end of one seeded random game

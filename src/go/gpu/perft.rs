@@ -20,12 +20,9 @@ impl Default for BoardSize {
     }
 }
 
-/// Go as a game of the perft engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct GoGame;
+pub use crate::go::perft::GoGame;
 
 impl PerftGame for GoGame {
-    type Position = Position;
     type Record = PackedGoPosition;
     type Build = BoardSize;
 
@@ -36,19 +33,6 @@ impl PerftGame for GoGame {
 
     fn pack(_: BoardSize, position: &Position) -> PackedGoPosition {
         PackedGoPosition::pack(position)
-    }
-
-    fn children(position: &Position) -> Vec<Position> {
-        let color = position.to_move();
-        position
-            .legal_points(color)
-            .into_iter()
-            .map(|point| {
-                let mut child = *position;
-                child.play_move(crate::go::Move { color, point: Some(point) }).expect("a legal point");
-                child
-            })
-            .collect()
     }
 
     fn perft_shader(size: BoardSize, memory: &str) -> Result<ComposedShader, GpuError> {

@@ -91,10 +91,10 @@ use super::reflect::{ComposedShader, Kernels, RuntimeChecks};
 use super::resources::{Staging, buffer, buffer_with, record_dispatch_with};
 use super::runtime::LocalFuture;
 
-/// A game's side of the engine: its record, kernels, data and bounds.
-pub trait PerftGame {
-    /// The position as callers hold it.
-    type Position;
+/// A game's side of the engine: its record, kernels, data and bounds. The
+/// position, its moves and children are the game's
+/// ([`Game`](crate::game::Game)), so divide comes with every engine.
+pub trait PerftGame: crate::game::Game {
     /// The arena record the kernels read and write (`PerftRecord` in WGSL).
     type Record: Pod;
     /// What the kernels are built with (chess: the slider algorithm and
@@ -110,9 +110,6 @@ pub trait PerftGame {
 
     /// The record of a position, as the kernels of `build` read it.
     fn pack(build: Self::Build, position: &Self::Position) -> Self::Record;
-    /// The positions one legal move (a point move, for Go) from `position`,
-    /// counted on the CPU: the host splits a root whose count passes 2^64 into these.
-    fn children(position: &Self::Position) -> Vec<Self::Position>;
     /// The perft module, composed: the engine's modules
     /// (shaders/common/perft_engine.wgsl and perft_moves.wgsl) with the
     /// game's hooks (`perft_move_count`, `perft_write_moves`,

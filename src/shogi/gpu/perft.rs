@@ -9,13 +9,11 @@ use crate::gpu::reflect::{ComposedShader, reflect};
 use crate::gpu::{GpuContext, GpuError};
 use crate::shogi::position::Position;
 
-/// Shogi as a game of the perft engine; its variant is how the 81 squares
+/// Shogi as a game of the perft engine: its build is how the 81 squares
 /// are laid out in four 32-bit words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ShogiGame;
+pub use crate::shogi::perft::ShogiGame;
 
 impl PerftGame for ShogiGame {
-    type Position = Position;
     type Record = PackedShogiPosition;
     type Build = BoardWords;
 
@@ -31,10 +29,6 @@ impl PerftGame for ShogiGame {
 
     fn pack(words: BoardWords, position: &Position) -> PackedShogiPosition {
         PackedShogiPosition::pack(words, position)
-    }
-
-    fn children(position: &Position) -> Vec<Position> {
-        position.legal_moves().into_iter().map(|mv| position.make_move(mv)).collect()
     }
 
     fn perft_shader(words: BoardWords, memory: &str) -> Result<ComposedShader, GpuError> {

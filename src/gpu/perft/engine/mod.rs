@@ -317,6 +317,20 @@ impl<G: PerftGame> PerftEngine<G> {
         self.cancel = flag;
     }
 
+    /// `work` on this engine with `stop` as its cancel flag
+    /// ([`Self::set_cancel`]), the flag removed after: a count that a front
+    /// end can stop.
+    pub fn with_cancel<T>(
+        &mut self,
+        stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+        work: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.cancel = Some(std::sync::Arc::clone(stop));
+        let result = work(self);
+        self.cancel = None;
+        result
+    }
+
     /// [`GpuError::Cancelled`] once the cancel flag is set.
     fn check_cancelled(&self) -> Result<(), Interrupt> {
         match &self.cancel {
@@ -433,6 +447,34 @@ impl<G: PerftGame> PerftEngine<G> {
                 "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
             ))
         })
+    }
+
+    /// Perft split by root move ([`crate::game::divide_with`]): each legal
+    /// move of `position` with the count `depth - 1` plies below its child,
+    /// in the game's divide order, all the children counted as one batch.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn divide(
+        &mut self,
+        position: &G::Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(G::Move, u64)>, GpuError> {
+        crate::game::divide_with::<G, _, _>(position, depth, |children, below| self.perft(children, below, progress))
+    }
+
+    /// [`Self::divide`], awaited.
+    pub async fn divide_async(
+        &mut self,
+        position: &G::Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(G::Move, u64)>, GpuError> {
+        if depth == 0 {
+            return Ok(Vec::new());
+        }
+        let (moves, children) = crate::game::root_children::<G>(position);
+        let counts = self.perft_async(&children, depth - 1, progress).await?;
+        Ok(crate::game::by_move::<G, u64>(moves, counts))
     }
 
     /// Perft of each root to `depth` in 128 bits: a group whose count
