@@ -101,8 +101,18 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("magic_tables.rs"), source).expect("write magic_tables.rs");
     std::fs::write(out.join("pext_tables.rs"), pext_source()).expect("write pext_tables.rs");
-    for (folder, prefix) in [("common", ""), ("chess", ""), ("shogi", "shogi_"), ("go", "go_")] {
-        let table = shader_modules(folder, prefix);
+    // One table per folder of shaders/, found rather than listed, so that a
+    // new game's folder needs no edit here. A game's modules are imported as
+    // `<folder>_<name>`; the engine's common modules and chess, the first
+    // game, keep their bare names.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(root.join("shaders")).expect("the shaders folder").flatten() {
+        if !entry.path().is_dir() {
+            continue;
+        }
+        let folder = entry.file_name().into_string().expect("shader folder names are UTF-8");
+        let prefix = if matches!(folder.as_str(), "common" | "chess") { String::new() } else { format!("{folder}_") };
+        let table = shader_modules(&folder, &prefix);
         std::fs::write(out.join(format!("shaders_{folder}.rs")), table).expect("write a shader module table");
     }
 }
