@@ -101,13 +101,47 @@ pub fn divide_with<G: Game, T, E>(
 /// Perft split by root move on the CPU, the children shared among the
 /// current rayon pool's threads.
 pub fn divide<G: Game>(position: &G::Position, depth: u32) -> Vec<(G::Move, u64)> {
+    divide_by::<G>(position, depth, true, G::perft)
+}
+
+/// Perft split by root move with each child counted by `count`: the
+/// children shared among the current rayon pool's threads (`parallel`),
+/// or one after another on this one.
+pub fn divide_by<G: Game>(
+    position: &G::Position,
+    depth: u32,
+    parallel: bool,
+    count: impl Fn(&G::Position, u32) -> u64 + Sync,
+) -> Vec<(G::Move, u64)> {
     let counted: Result<_, std::convert::Infallible> = divide_with::<G, _, _>(position, depth, |children, below| {
-        Ok(children.par_iter().map(|child| G::perft(child, below)).collect())
+        let each = |child: &G::Position| count(child, below);
+        Ok(if parallel { children.par_iter().map(each).collect() } else { children.iter().map(each).collect() })
     });
     match counted {
         Ok(rows) => rows,
         Err(never) => match never {},
     }
+}
+
+/// `plies` random legal moves from `position`, fewer where the game ends
+/// first, each drawn uniformly from the legal moves by `random`; `passing`
+/// sees the position after each. The seeded random positions of every
+/// game's tests and `verify` come from here.
+pub fn random_game<G: Game>(
+    mut position: G::Position,
+    plies: usize,
+    random: &mut impl rand::Rng,
+    mut passing: impl FnMut(&G::Position),
+) -> G::Position {
+    for _ in 0..plies {
+        let moves = G::legal_moves(&position);
+        if moves.is_empty() {
+            break;
+        }
+        position = G::play(&position, moves[random.random_range(0..moves.len())]);
+        passing(&position);
+    }
+    position
 }
 
 /// [`divide`] on `pool` that gives up with `None` once `stop` is set.

@@ -90,12 +90,7 @@ pub fn divide(position: &Position, depth: u32, parallel: bool) -> Vec<(Move, u64
     if parallel {
         return crate::game::divide::<Chess>(position, depth);
     }
-    let counted: Result<_, std::convert::Infallible> =
-        divide_with(position, depth, |children, below| Ok(children.iter().map(|child| perft(child, below)).collect()));
-    match counted {
-        Ok(counts) => counts,
-        Err(never) => match never {},
-    }
+    crate::game::divide_by::<Chess>(position, depth, false, perft)
 }
 
 /// [`divide`] with any counter ([`crate::game::divide_with`] for chess):

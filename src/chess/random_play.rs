@@ -53,18 +53,11 @@ pub fn random_chess960_positions(count: usize, max_plies: usize, seed: u64) -> V
 /// (shorter at mate or stalemate): `passing` sees every position after a
 /// move, and the last is returned.
 fn random_game(
-    mut position: Position,
+    position: Position,
     max_plies: usize,
     random: &mut ChaCha8Rng,
-    mut passing: impl FnMut(&Position),
+    passing: impl FnMut(&Position),
 ) -> Position {
-    for _ in 0..random.random_range(0..=max_plies) {
-        let moves = position.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        position = position.make_move(moves[random.random_range(0..moves.len())]);
-        passing(&position);
-    }
-    position
+    let plies = random.random_range(0..=max_plies);
+    crate::game::random_game::<crate::chess::Chess>(position, plies, random, passing)
 }

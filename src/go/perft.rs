@@ -2,8 +2,6 @@
 //! are not counted), each legal under simple ko with suicide forbidden. The
 //! last ply is counted from the legal-point bitmap without being played.
 
-use rayon::prelude::*;
-
 use super::bitmap::Geometry;
 use super::board::Board;
 use super::position::{Point, Position, with_board};
@@ -39,14 +37,7 @@ pub fn perft_parallel_until(position: &Position, depth: u32, stop: &std::sync::a
 /// moves shared among rayon's threads. Empty at depth 0.
 pub fn divide(position: &Position, depth: u32) -> Vec<(Point, u64)> {
     // Each child counted on one thread: perft_parallel is this divide.
-    let counted: Result<_, std::convert::Infallible> =
-        crate::game::divide_with::<GoGame, _, _>(position, depth, |children, below| {
-            Ok(children.par_iter().map(|child| perft(child, below)).collect())
-        });
-    match counted {
-        Ok(rows) => rows,
-        Err(never) => match never {},
-    }
+    crate::game::divide_by::<GoGame>(position, depth, true, perft)
 }
 
 /// Go as a [`Game`](crate::game::Game): a move is a point of the side to

@@ -83,15 +83,9 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
     let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
-        let mut position = Position::start();
-        for _ in 0..random.random_range(4..160) {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            position = position.make_move(moves[random.random_range(0..moves.len())]);
-        }
-        positions.push(position);
+        // An i32 draw, as before the games shared random_game: the same seeds give the same positions.
+        let plies: i32 = random.random_range(4..160);
+        positions.push(crate::game::random_game::<ShogiGame>(Position::start(), plies as usize, &mut random, |_| {}));
     }
     positions
 }

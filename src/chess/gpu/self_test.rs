@@ -36,16 +36,7 @@ pub fn perft_check(build: ShaderBuild) -> Check {
             let shapes = [(true, FusedShape::PerMove), (true, FusedShape::PerPosition), (false, FusedShape::Auto)];
             for (fused_leaves, fused_shape) in shapes {
                 for merge_transpositions in [true, false] {
-                    let table_bytes =
-                        Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-                    let options = PerftOptions {
-                        build,
-                        fused_leaves,
-                        fused_shape,
-                        merge_transpositions,
-                        table_bytes,
-                        ..Default::default()
-                    };
+                    let options = PerftOptions::for_check(build, fused_leaves, fused_shape, merge_transpositions);
                     let mut engine =
                         GpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
                     for (root, &(fen, depth)) in roots.iter().zip(&PERFT_POSITIONS) {

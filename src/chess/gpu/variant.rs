@@ -149,15 +149,12 @@ pub fn perft_check(kernels: VariantKernels) -> Check {
                 .collect();
             for fused_leaves in [true, false] {
                 for merge_transpositions in [true, false] {
-                    let table_bytes =
-                        Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-                    let options = VariantPerftOptions {
-                        build: kernels,
+                    let options = VariantPerftOptions::for_check(
+                        kernels,
                         fused_leaves,
+                        crate::gpu::perft::FusedShape::Auto,
                         merge_transpositions,
-                        table_bytes,
-                        ..Default::default()
-                    };
+                    );
                     let mut engine = VariantGpuPerft::with_options_async(&context, options)
                         .await
                         .map_err(|error| error.to_string())?;

@@ -73,15 +73,7 @@ pub fn perft_parallel(position: &VariantPosition, depth: u32) -> u64 {
 /// child, in the order of their UCI text (`parallel` spreads the moves over
 /// rayon's threads).
 pub fn divide(position: &VariantPosition, depth: u32, parallel: bool) -> Vec<(Move, u64)> {
-    let counted: Result<_, std::convert::Infallible> =
-        crate::game::divide_with::<ChessVariants, _, _>(position, depth, |children, below| {
-            let count = |child: &VariantPosition| perft(child, below);
-            Ok(if parallel { children.par_iter().map(count).collect() } else { children.iter().map(count).collect() })
-        });
-    match counted {
-        Ok(rows) => rows,
-        Err(never) => match never {},
-    }
+    crate::game::divide_by::<ChessVariants>(position, depth, parallel, perft)
 }
 
 /// The chess variants as a [`Game`](crate::game::Game): each position
@@ -120,15 +112,8 @@ pub fn random_positions(variant: Variant, count: usize, max_plies: usize, seed: 
     let start = VariantPosition::start(variant);
     (0..count)
         .map(|_| {
-            let mut position = start;
-            for _ in 0..random.random_range(0..=max_plies) {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                position = position.make_move(moves[random.random_range(0..moves.len())]);
-            }
-            position
+            let plies = random.random_range(0..=max_plies);
+            crate::game::random_game::<ChessVariants>(start, plies, &mut random, |_| {})
         })
         .collect()
 }

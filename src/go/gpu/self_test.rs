@@ -28,14 +28,12 @@ pub fn perft_check(size: BoardSize) -> Check {
             let expected: Vec<u64> = roots.iter().map(|root| perft(root, 2)).collect();
             // Both leaf shapes, and a table with merging and neither, in two engines.
             for (fused_leaves, merge_transpositions) in [(true, true), (false, false)] {
-                let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-                let options = GoPerftOptions {
-                    build: size,
+                let options = GoPerftOptions::for_check(
+                    size,
                     fused_leaves,
+                    crate::gpu::perft::FusedShape::Auto,
                     merge_transpositions,
-                    table_bytes,
-                    ..Default::default()
-                };
+                );
                 let mut engine =
                     GoGpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
                 let counts = engine.perft_async(&roots, 2, &mut |_| {}).await.map_err(|error| error.to_string())?;

@@ -247,6 +247,22 @@ impl<Build: Default> Default for PerftOptions<Build> {
     }
 }
 
+impl<Build: Default> PerftOptions<Build> {
+    /// The options a self-test check builds an engine with: `build`, the
+    /// leaf shape, and a small table with merging ([`SELF_TEST_TABLE_BYTES`])
+    /// or neither (`tables`).
+    pub fn for_check(build: Build, fused_leaves: bool, fused_shape: FusedShape, tables: bool) -> Self {
+        PerftOptions {
+            build,
+            fused_leaves,
+            fused_shape,
+            merge_transpositions: tables,
+            table_bytes: Some(if tables { SELF_TEST_TABLE_BYTES } else { 0 }),
+            ..Default::default()
+        }
+    }
+}
+
 /// How the fused last two plies are spread over invocations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FusedShape {

@@ -24,14 +24,12 @@ pub fn perft_check(words: BoardWords, fused_leaves: bool) -> Check {
         roots.extend(random_positions(4, 2026));
         let depths: &[u32] = if fused_leaves { &[1, 3] } else { &[2] };
         for merge_transpositions in [true, false] {
-            let table_bytes = Some(if merge_transpositions { crate::gpu::perft::SELF_TEST_TABLE_BYTES } else { 0 });
-            let options = ShogiPerftOptions {
-                build: words,
+            let options = ShogiPerftOptions::for_check(
+                words,
                 fused_leaves,
+                crate::gpu::perft::FusedShape::Auto,
                 merge_transpositions,
-                table_bytes,
-                ..Default::default()
-            };
+            );
             let mut engine =
                 ShogiGpuPerft::with_options_async(&context, options).await.map_err(|error| error.to_string())?;
             for &depth in depths {
