@@ -56,6 +56,9 @@ pub trait Game {
     }
 }
 
+/// A divide's rows: each root move with the count below it.
+pub type Rows<G> = Vec<(<G as Game>::Move, u64)>;
+
 /// The legal moves of `position` and the positions they lead to, in the
 /// same order: the roots a divide counts.
 pub fn root_children<G: Game>(position: &G::Position) -> (Vec<G::Move>, Vec<G::Position>) {

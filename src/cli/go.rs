@@ -7,12 +7,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
+use gpu_movegen::go::GoGame;
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoMoveGenerator, GoPerftOptions, GoPositionMoves, GpuPlayouts};
 use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, PlayoutRunner, SearchSettings};
-use gpu_movegen::go::perft::{divide, perft_parallel};
+use gpu_movegen::go::perft::perft_parallel;
 use gpu_movegen::go::playout::{playouts, random_positions};
 use gpu_movegen::go::sgf::read_sgf;
 use gpu_movegen::go::{Point, Position};
+use gpu_movegen::gpu::perft::Counter;
 
 use super::common::{Backend, CliError, Progress, escape_controls, open_backend, thread_pool};
 
@@ -147,21 +149,6 @@ pub fn run(command: GoCommand) -> Result<ExitCode, CliError> {
     }
 }
 
-/// Where Go perft runs.
-enum PerftEngine {
-    Cpu(rayon::ThreadPool),
-    Gpu(Box<GoGpuPerft>, String),
-}
-
-impl PerftEngine {
-    fn describe(&self) -> String {
-        match self {
-            PerftEngine::Cpu(pool) => format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads())),
-            PerftEngine::Gpu(_, adapter) => format!("GPU, {adapter}"),
-        }
-    }
-}
-
 fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     if arguments.divide && arguments.depth == 0 {
         return Err(CliError::Usage("--divide needs --depth 1 or more".to_owned()));
@@ -185,13 +172,9 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
                 merge_transpositions,
                 ..Default::default()
             };
-            let description = match table_bytes >> 20 {
-                0 => context.adapter_description(),
-                mebibytes => format!("{}, {mebibytes} MiB transposition table", context.adapter_description()),
-            };
-            Ok(PerftEngine::Gpu(Box::new(GoGpuPerft::with_options(&context, options)?), description))
+            Counter::<GoGame>::gpu(&context, options)
         },
-        || Ok(PerftEngine::Cpu(thread_pool(threads)?)),
+        || Ok(Counter::Cpu(thread_pool(threads)?)),
     )?;
     super::common::note_if_endless(
         arguments.depth,
@@ -201,17 +184,11 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let progress = Progress::new(arguments.quiet);
     let mut stdout = std::io::stdout().lock();
     let depth = arguments.depth;
-    let counts: Vec<(Option<Point>, u64)> = match &mut engine {
-        PerftEngine::Cpu(pool) if arguments.divide => {
-            pool.install(|| divide(&position, depth)).into_iter().map(|(point, count)| (Some(point), count)).collect()
-        }
-        PerftEngine::Cpu(pool) => vec![(None, pool.install(|| perft_parallel(&position, depth)))],
-        PerftEngine::Gpu(gpu, _) if arguments.divide => gpu
-            .divide(&position, depth, &mut |nodes| progress.set(nodes))?
-            .into_iter()
-            .map(|(point, count)| (Some(point), count))
-            .collect(),
-        PerftEngine::Gpu(gpu, _) => vec![(None, gpu.perft(&[position], depth, &mut |nodes| progress.set(nodes))?[0])],
+    let counts: Vec<(Option<Point>, u64)> = if arguments.divide {
+        let rows = engine.divide(&position, depth, &mut |nodes| progress.set(nodes))?;
+        rows.into_iter().map(|(point, count)| (Some(point), count)).collect()
+    } else {
+        vec![(None, engine.perft(&[position], depth, &mut |nodes| progress.set(nodes))?[0])]
     };
     let nodes: u64 = counts.iter().map(|(_, count)| count).sum();
     if arguments.divide {

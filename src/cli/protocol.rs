@@ -582,9 +582,11 @@ impl Game for Shogi {
     ) -> Result<Option<Vec<(String, u64)>>, String> {
         let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let hash = GpuTableArgs { mebibytes: settings.hash };
-            super::shogi::Engine::open(settings.backend, settings.threads, None, hash, deepest, true)
+            super::shogi::open_engine(settings.backend, settings.threads, None, hash, deepest, true)
         })?;
-        let divided = engine.divide_until(&self.position, depth, stop).map_err(|error| error.message().to_owned())?;
+        let divided = engine
+            .divide_until(&self.position, depth, &mut |_| {}, stop)
+            .map_err(|error| CliError::from(error).message().to_owned())?;
         Ok(divided.map(|divided| divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect()))
     }
 

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
-use gpu_movegen::game;
-use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiMoveGenerator, ShogiPerftOptions, ShogiPositionMoves};
-use gpu_movegen::shogi::perft::{divide, perft_parallel};
-use gpu_movegen::shogi::{Move, Position, START_SFEN, ShogiGame};
+use gpu_movegen::gpu::perft::Counter;
+use gpu_movegen::shogi::gpu::{ShogiMoveGenerator, ShogiPerftOptions, ShogiPositionMoves};
+
+use gpu_movegen::shogi::{Position, START_SFEN, ShogiGame};
 
 use super::common::{Backend, CliError, GpuTableArgs, open_backend, thread_pool};
 
@@ -94,85 +94,38 @@ pub fn run(command: ShogiCommand) -> Result<ExitCode, CliError> {
     }
 }
 
-/// Where Shogi perft runs.
-pub(super) enum Engine {
-    Cpu(rayon::ThreadPool),
-    Gpu(Box<ShogiGpuPerft>, String),
-}
+/// Where Shogi perft runs: the library's shared counter.
+pub(super) type Engine = Counter<ShogiGame>;
 
-impl Engine {
-    /// `depth`: the deepest count, which sizes the default table.
-    pub(super) fn open(
-        backend: Backend,
-        threads: Option<u32>,
-        gpu_memory: Option<u64>,
-        hash: GpuTableArgs,
-        depth: u32,
-        quiet: bool,
-    ) -> Result<Engine, CliError> {
-        let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
-            let context = super::common::open_gpu()?;
-            let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
-            let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
-            let options = ShogiPerftOptions {
-                memory_limit,
-                fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
-                table_bytes: Some(table_bytes),
-                merge_transpositions,
-                ..Default::default()
-            };
-            let description = match table_bytes >> 20 {
-                0 => context.adapter_description(),
-                mebibytes => format!("{}, {mebibytes} MiB transposition table", context.adapter_description()),
-            };
-            let engine = super::common::announce_if_slow(
-                quiet,
-                "building and self-testing the Shogi GPU kernels (the first run on a driver compiles them)",
-                || ShogiGpuPerft::with_options(&context, options),
-            )?;
-            Ok(Engine::Gpu(Box::new(engine), description))
+/// A Shogi counter as `backend` asks. `depth`: the deepest count, which
+/// sizes the default table.
+pub(super) fn open_engine(
+    backend: Backend,
+    threads: Option<u32>,
+    gpu_memory: Option<u64>,
+    hash: GpuTableArgs,
+    depth: u32,
+    quiet: bool,
+) -> Result<Engine, CliError> {
+    let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
+        let context = super::common::open_gpu()?;
+        let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);
+        let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
+        let options = ShogiPerftOptions {
+            memory_limit,
+            fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+            table_bytes: Some(table_bytes),
+            merge_transpositions,
+            ..Default::default()
         };
-        super::common::set_quiet(quiet);
-        open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
-    }
-
-    pub(super) fn describe(&self) -> String {
-        match self {
-            Engine::Cpu(pool) => format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads())),
-            Engine::Gpu(_, adapter) => format!("GPU, {adapter}"),
-        }
-    }
-
-    fn perft(&mut self, roots: &[Position], depth: u32) -> Result<Vec<u64>, CliError> {
-        match self {
-            Engine::Gpu(gpu, _) => Ok(gpu.perft(roots, depth, &mut |_| {})?),
-            Engine::Cpu(pool) => Ok(pool.install(|| roots.iter().map(|root| perft_parallel(root, depth)).collect())),
-        }
-    }
-
-    /// [`Engine::divide`] that setting `stop` ends early with `Ok(None)`, as
-    /// the chess engine's `divide_until` does.
-    pub(super) fn divide_until(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
-    ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
-        match self {
-            Engine::Cpu(pool) => Ok(game::divide_until::<ShogiGame>(pool, position, depth, stop)),
-            Engine::Gpu(gpu, _) => {
-                let divided = gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |_| {}));
-                super::engine::until(divided.map_err(CliError::from), stop)
-            }
-        }
-    }
-
-    pub(super) fn divide(&mut self, position: &Position, depth: u32) -> Result<Vec<(Move, u64)>, CliError> {
-        match self {
-            Engine::Cpu(pool) => Ok(pool.install(|| divide(position, depth))),
-            Engine::Gpu(gpu, _) => Ok(gpu.divide(position, depth, &mut |_| {})?),
-        }
-    }
+        super::common::announce_if_slow(
+            quiet,
+            "building and self-testing the Shogi GPU kernels (the first run on a driver compiles them)",
+            || Engine::gpu(&context, options),
+        )
+    };
+    super::common::set_quiet(quiet);
+    open_backend(backend, gpu, || Ok(Engine::Cpu(thread_pool(threads)?)))
 }
 
 fn parse_sfen(text: &str, what: &str) -> Result<Position, CliError> {
@@ -210,7 +163,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
             .unwrap_or(0),
         None => arguments.depth,
     };
-    let mut engine = Engine::open(
+    let mut engine = open_engine(
         arguments.backend,
         arguments.threads,
         arguments.gpu_memory,
@@ -225,7 +178,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         for (line, sfen, position, expected) in entries {
             let mut ok = true;
             for (depth, count) in expected.into_iter().filter(|(depth, _)| *depth <= max_depth) {
-                let actual = engine.perft(&[position], depth)?[0];
+                let actual = engine.perft(&[position], depth, &mut |_| {})?[0];
                 nodes += actual;
                 if actual != count {
                     ok = false;
@@ -244,14 +197,14 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         gpu_movegen::shogi::perft::perft(&position, 2),
     );
     let nodes = if arguments.divide {
-        let counts = engine.divide(&position, arguments.depth)?;
+        let counts = engine.divide(&position, arguments.depth, &mut |_| {})?;
         for (mv, nodes) in &counts {
             writeln!(stdout, "{mv}: {nodes}")?;
         }
         writeln!(stdout)?;
         counts.iter().map(|(_, nodes)| nodes).sum()
     } else {
-        engine.perft(&[position], arguments.depth)?[0]
+        engine.perft(&[position], arguments.depth, &mut |_| {})?[0]
     };
     summary(arguments.quiet, nodes, started, &engine.describe());
     writeln!(stdout, "Nodes searched: {nodes}")?;
@@ -270,7 +223,7 @@ fn run_verify(
         _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
     // Verify counts shallow subtrees: the smallest default table.
-    let mut engine = Engine::open(Backend::Gpu, None, gpu_memory, GpuTableArgs { mebibytes: None }, 3, false)?;
+    let mut engine = open_engine(Backend::Gpu, None, gpu_memory, GpuTableArgs { mebibytes: None }, 3, false)?;
     eprintln!("adapter: {}", engine.describe());
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();
@@ -286,9 +239,9 @@ fn run_verify(
         }
     }
     for depth in 1..=2 {
-        let counts = engine.perft(&positions, depth)?;
+        let counts = engine.perft(&positions, depth, &mut |_| {})?;
         for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {
-            let cpu = perft_parallel(position, depth);
+            let cpu = gpu_movegen::shogi::perft::perft_parallel(position, depth);
             if gpu != cpu {
                 mismatched[index] = true;
                 writeln!(stdout, "MISMATCH {} perft({depth}): gpu {gpu}, cpu {cpu}", position.to_sfen())?;

@@ -66,6 +66,7 @@
 //! roots' children apart and adds them in 128 bits.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod counter;
 mod devices;
 mod engine;
 pub mod memory;
@@ -74,6 +75,7 @@ mod profile;
 mod table;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub use counter::Counter;
 pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
 pub use memory::{DEEP_BUCKET_BYTES, MemoryLayout, SHALLOW_BUCKET_BYTES, memory_module};

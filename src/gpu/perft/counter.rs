@@ -1,0 +1,127 @@
+//! One counter the front ends share: a game's perft and divide on the CPU's
+//! threads or on a GPU engine, with progress and a stop flag, so that the
+//! command line, Python and the browser do not each write the choice again.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{PerftEngine, PerftGame, PerftOptions};
+use crate::game;
+use crate::gpu::{GpuContext, GpuError};
+
+/// Where a game's counts run.
+pub enum Counter<G: PerftGame> {
+    /// The game's CPU engine on a pool of threads.
+    Cpu(rayon::ThreadPool),
+    /// A GPU engine, with its description (adapter, then the table's size).
+    Gpu(Box<PerftEngine<G>>, String),
+}
+
+impl<G: PerftGame> Counter<G> {
+    /// The CPU on `threads` threads (default: one a core).
+    pub fn cpu(threads: Option<usize>) -> Result<Self, rayon::ThreadPoolBuildError> {
+        Ok(Counter::Cpu(crate::threads::pool(threads)?))
+    }
+
+    /// A GPU engine on `context` with `options`, once the device passed the
+    /// self-test of its kernels.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn gpu(context: &GpuContext, options: PerftOptions<G::Build>) -> Result<Self, GpuError> {
+        Ok(Self::on(context, PerftEngine::with_options(context, options)?))
+    }
+
+    /// `engine`, built on `context`, as a counter.
+    pub fn on(context: &GpuContext, engine: PerftEngine<G>) -> Self {
+        let description = match engine.transposition_table_bytes() >> 20 {
+            0 => context.adapter_description(),
+            mebibytes => format!("{}, {mebibytes} MiB transposition table", context.adapter_description()),
+        };
+        Counter::Gpu(Box::new(engine), description)
+    }
+
+    /// "CPU, 2 threads" or "GPU, <adapter>[, N MiB transposition table]":
+    /// how summaries name where a count ran.
+    pub fn describe(&self) -> String {
+        match self {
+            Counter::Cpu(pool) => format!("CPU, {}", crate::threads::describe(pool.current_num_threads())),
+            Counter::Gpu(_, description) => format!("GPU, {description}"),
+        }
+    }
+
+    /// Perft of every root to `depth`; `progress` hears the nodes counted
+    /// so far in this call now and then (the CPU: after each root).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn perft(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<u64>, GpuError> {
+        match self {
+            Counter::Gpu(engine, _) => engine.perft(roots, depth, progress),
+            Counter::Cpu(pool) => {
+                let mut done = 0;
+                Ok(roots
+                    .iter()
+                    .map(|root| {
+                        let nodes = pool.install(|| G::perft(root, depth));
+                        done += nodes;
+                        progress(done);
+                        nodes
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    /// Perft split by root move, in the game's divide order.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn divide(
+        &mut self,
+        position: &G::Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Vec<(G::Move, u64)>, GpuError> {
+        match self {
+            Counter::Gpu(engine, _) => engine.divide(position, depth, progress),
+            Counter::Cpu(pool) => {
+                let rows = pool.install(|| game::divide::<G>(position, depth));
+                progress(rows.iter().map(|(_, nodes)| nodes).sum());
+                Ok(rows)
+            }
+        }
+    }
+
+    /// [`Self::divide`] that setting `stop` ends early with `Ok(None)`: the
+    /// CPU's threads within milliseconds, a GPU at its next round trip. The
+    /// counter stays usable; a GPU table keeps whole counts only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn divide_until(
+        &mut self,
+        position: &G::Position,
+        depth: u32,
+        progress: &mut dyn FnMut(u64),
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Option<game::Rows<G>>, GpuError> {
+        match self {
+            Counter::Cpu(pool) => Ok(game::divide_until::<G>(pool, position, depth, stop)),
+            Counter::Gpu(engine, _) => {
+                match engine.with_cancel(stop, |engine| engine.divide(position, depth, progress)) {
+                    Ok(rows) => Ok(Some(rows)),
+                    // Whatever ended a count that was asked to stop, it stopped.
+                    Err(_) if stop.load(std::sync::atomic::Ordering::Relaxed) => Ok(None),
+                    Err(error) => Err(error),
+                }
+            }
+        }
+    }
+
+    /// Empties a GPU engine's transposition table (nothing on the CPU).
+    pub fn clear_table(&mut self) -> Result<(), GpuError> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Counter::Gpu(engine, _) => engine.clear_table(),
+            _ => Ok(()),
+        }
+    }
+}
