@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 use gpu_movegen::chess::gpu::{Int64Mode, ShaderBuild, adapter_default};
-use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::wgpu;
 
@@ -461,4 +461,43 @@ impl GpuTableArgs {
     ) -> Result<(u64, bool), gpu_movegen::gpu::GpuError> {
         gpu_movegen::gpu::perft::requested_table(context, self.mebibytes, memory_limit, depth)
     }
+}
+
+/// One engine on each of `devices` GPUs, each built by `open_on` (which
+/// also names it), as a pool, with its description: "N GPUs, each …", or
+/// each named where they differ. A device that fails is named in the error.
+pub fn open_device_pool<G: gpu_movegen::gpu::perft::PerftGame>(
+    devices: DeviceCount,
+    open_on: impl Fn(&GpuContext) -> Result<(gpu_movegen::gpu::perft::PerftEngine<G>, String), GpuError>,
+) -> Result<(gpu_movegen::gpu::perft::DevicePool<G>, String), CliError>
+where
+    gpu_movegen::gpu::perft::PerftEngine<G>: Send,
+{
+    let count = match devices {
+        DeviceCount::All => None,
+        DeviceCount::Count(count) => Some(count),
+    };
+    let contexts = GpuContext::open_devices(count).map_err(|error| match error {
+        GpuError::Limits(message) => CliError::Usage(format!("--devices: {message}")),
+        error => CliError::from(error),
+    })?;
+    let mut engines = Vec::with_capacity(contexts.len());
+    let mut names = Vec::with_capacity(contexts.len());
+    for (index, context) in contexts.iter().enumerate() {
+        if let Some(seconds) = gpu_timeout() {
+            context.set_wait_timeout(std::time::Duration::from_secs(seconds));
+        }
+        let (engine, name) = open_on(context).map_err(|error| GpuError::OnDevice {
+            device: format!("GPU {} of {}", index + 1, contexts.len()),
+            source: Box::new(error),
+        })?;
+        engines.push(engine);
+        names.push(name);
+    }
+    let description = if names.iter().all(|name| *name == names[0]) {
+        format!("{} GPUs, each {}", names.len(), names[0])
+    } else {
+        format!("{} GPUs: {}", names.len(), names.join("; "))
+    };
+    Ok((gpu_movegen::gpu::perft::DevicePool::new(engines, names), description))
 }

@@ -135,35 +135,9 @@ impl Engine {
 
     /// One engine on each of `devices` GPUs.
     fn open_devices(devices: DeviceCount, hash: HashArgs, shaders: ShaderArgs, depth: u32) -> Result<Engine, CliError> {
-        let count = match devices {
-            DeviceCount::All => None,
-            DeviceCount::Count(count) => Some(count),
-        };
-        let contexts = GpuContext::open_devices(count).map_err(|error| match error {
-            gpu_movegen::gpu::GpuError::Limits(message) => CliError::Usage(format!("--devices: {message}")),
-            error => CliError::from(error),
-        })?;
-        let mut engines = Vec::with_capacity(contexts.len());
-        let mut names = Vec::with_capacity(contexts.len());
-        for (index, context) in contexts.iter().enumerate() {
-            if let Some(seconds) = super::common::gpu_timeout() {
-                context.set_wait_timeout(std::time::Duration::from_secs(seconds));
-            }
-            let (engine, description) = open_gpu_engine(context, hash, shaders, depth, false).map_err(|error| {
-                gpu_movegen::gpu::GpuError::OnDevice {
-                    device: format!("GPU {} of {}", index + 1, contexts.len()),
-                    source: Box::new(error),
-                }
-            })?;
-            engines.push(engine);
-            names.push(description);
-        }
-        let description = if names.iter().all(|name| *name == names[0]) {
-            format!("{} GPUs, each {}", names.len(), names[0])
-        } else {
-            format!("{} GPUs: {}", names.len(), names.join("; "))
-        };
-        Ok(Engine::Devices(Box::new(DevicePool::new(engines, names)), description))
+        let (pool, description) =
+            super::common::open_device_pool(devices, |context| open_gpu_engine(context, hash, shaders, depth, false))?;
+        Ok(Engine::Devices(Box::new(pool), description))
     }
 
     pub fn describe(&self) -> String {

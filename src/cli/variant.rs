@@ -73,29 +73,8 @@ impl VariantEngine {
             if backend == Backend::Cpu {
                 return Err(CliError::Usage("--devices counts on GPUs; it cannot go with --backend cpu".to_owned()));
             }
-            let count = match devices {
-                DeviceCount::All => None,
-                DeviceCount::Count(count) => Some(count),
-            };
-            let contexts = GpuContext::open_devices(count).map_err(|error| match error {
-                gpu_movegen::gpu::GpuError::Limits(message) => CliError::Usage(format!("--devices: {message}")),
-                error => CliError::from(error),
-            })?;
-            let mut engines = Vec::new();
-            let mut names = Vec::new();
-            for (index, context) in contexts.iter().enumerate() {
-                if let Some(seconds) = super::common::gpu_timeout() {
-                    context.set_wait_timeout(std::time::Duration::from_secs(seconds));
-                }
-                let (engine, name) = open_on(context).map_err(|error| gpu_movegen::gpu::GpuError::OnDevice {
-                    device: format!("GPU {} of {}", index + 1, contexts.len()),
-                    source: Box::new(error),
-                })?;
-                engines.push(engine);
-                names.push(name);
-            }
-            let description = format!("{} GPUs, each {}", names.len(), names[0]);
-            return Ok(VariantEngine::Devices(Box::new(DevicePool::new(engines, names)), description));
+            let (pool, description) = super::common::open_device_pool(devices, open_on)?;
+            return Ok(VariantEngine::Devices(Box::new(pool), description));
         }
         let gpu = || -> Result<VariantEngine, gpu_movegen::gpu::GpuError> {
             let context = super::common::open_gpu()?;
