@@ -11,7 +11,7 @@
 // move count goes later; so a move list needs no memory of its own, and no
 // atomic word is touched per move.
 //
-// A game whose perft module imports this one defines three hooks:
+// A game whose perft module imports this one defines four hooks:
 //   fn perft_write_moves(slot: u32, first: u32)
 //       every legal move of the position in `slot`, through
 //       perft_store_move(first + k, slot, move_word) for the k-th;
@@ -19,14 +19,20 @@
 //       the position after `move_word` from the one in `parent`;
 //   fn perft_pair_leaves(parent: u32, move_word: u32) -> u32
 //       the legal moves of that position;
-// and gets three kernels, one invocation each, POSITION_WORKGROUP per
+//   fn perft_leaf_children(slot: u32) -> u32
+//       the legal moves of every child of the position in `slot`, added
+//       up in one loop (one call site of the game's count, which a driver
+//       inlines there: a software adapter compiles it at every cold start);
+// and gets four kernels, one invocation each, POSITION_WORKGROUP per
 // workgroup on the engine's grid: `expand_moves` (per live slot of a
 // level: its moves from its scanned offset), `write_children` (per pair:
-// the child's record in the pair's slot, tagged) and `count_leaves_fused`
+// the child's record in the pair's slot, tagged), `count_leaves_fused`
 // (per pair: the child's legal moves, to the parent's subtree count with
-// tables or, times the parent's multiplicity, to its root's total). Each
-// kernel holds one of move generation, making a move and counting, never
-// two at once, and lanes of a SIMD group do equal work: one move each.
+// tables or, times the parent's multiplicity, to its root's total) and
+// `count_leaves_looped` (per slot of the last stored level: its
+// perft_leaf_children, as perft_leaf_result says). Each of the first three
+// holds one of move generation, making a move and counting, never two at
+// once, and lanes of a SIMD group do equal work: one move each.
 
 #import perft_engine
 
@@ -133,4 +139,18 @@ fn count_leaves_fused(
         count = perft_pair_leaves(pair.x, pair.y);
     }
     perft_pair_result(local, parent, count);
+}
+
+@compute @workgroup_size(POSITION_WORKGROUP)
+fn count_leaves_looped(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let leaf = leaf_slot(workgroup, groups, local);
+    var count = 0u;
+    if leaf != NO_ROOT {
+        count = perft_leaf_children(leaf);
+    }
+    perft_leaf_result(local, leaf, count);
 }

@@ -257,29 +257,19 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return legal_move_count_packed(play_move_word(perft_record(parent), move_word));
 }
 
-// One invocation per position of the last stored level, its moves from
-// the move walk (one call site of the count, which a driver inlines there:
-// a software adapter compiles this kernel on the CPU at every cold start).
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_looped(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let leaf = leaf_slot(workgroup, groups, local);
-    var value = 0u;
-    if leaf != NO_ROOT {
-        let record = perft_record(leaf);
-        let board = arena_position(leaf);
-        var walk = move_walk_begin(board);
-        loop {
-            let step = move_walk_next(board, &walk);
-            if step.from_square == NO_SQUARE {
-                break;
-            }
-            value += legal_move_count_packed(play_move_word(record,
-                move_word(step.from_square, step.to_square, step.piece, step.promotion)));
+// The children's moves of the position in `slot`, its moves from the move walk.
+fn perft_leaf_children(slot: u32) -> u32 {
+    let record = perft_record(slot);
+    let board = arena_position(slot);
+    var walk = move_walk_begin(board);
+    var count = 0u;
+    loop {
+        let step = move_walk_next(board, &walk);
+        if step.from_square == NO_SQUARE {
+            break;
         }
+        count += legal_move_count_packed(play_move_word(record,
+            move_word(step.from_square, step.to_square, step.piece, step.promotion)));
     }
-    perft_leaf_result(local, leaf, value);
+    return count;
 }

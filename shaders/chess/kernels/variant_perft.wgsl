@@ -119,24 +119,16 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return variant_move_count(variant_make_move(unpack_variant(perft_record(parent)), step_of_word(move_word)));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_looped(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let leaf = leaf_slot(workgroup, groups, local);
-    var value = 0u;
-    if leaf != NO_ROOT {
-        let position = arena_variant(leaf);
-        var walk = variant_walk_begin(position);
-        loop {
-            let step = variant_walk_next(position, &walk);
-            if step.from_square == NO_SQUARE {
-                break;
-            }
-            value += variant_move_count(variant_make_move(position, step));
+fn perft_leaf_children(slot: u32) -> u32 {
+    let position = arena_variant(slot);
+    var walk = variant_walk_begin(position);
+    var count = 0u;
+    loop {
+        let step = variant_walk_next(position, &walk);
+        if step.from_square == NO_SQUARE {
+            break;
         }
+        count += variant_move_count(variant_make_move(position, step));
     }
-    perft_leaf_result(local, leaf, value);
+    return count;
 }

@@ -95,26 +95,17 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return go_count(go_legal(child, child.to_move));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_looped(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let leaf = leaf_slot(workgroup, groups, local);
-    var value = 0u;
-    if leaf != NO_ROOT {
-        let slot = leaf;
-        let position = arena_position(slot);
-        let color = position.to_move;
-        var legal = go_legal(position, color);
-        while !go_is_empty(legal) {
-            let bit = go_first(legal);
-            legal = go_and_not(legal, go_from_bit(bit));
-            var child = position;
-            go_play(&child, color, bit);
-            value += go_count(go_legal(child, child.to_move));
-        }
+fn perft_leaf_children(slot: u32) -> u32 {
+    let position = arena_position(slot);
+    let color = position.to_move;
+    var legal = go_legal(position, color);
+    var count = 0u;
+    while !go_is_empty(legal) {
+        let bit = go_first(legal);
+        legal = go_and_not(legal, go_from_bit(bit));
+        var child = position;
+        go_play(&child, color, bit);
+        count += go_count(go_legal(child, child.to_move));
     }
-    perft_leaf_result(local, leaf, value);
+    return count;
 }

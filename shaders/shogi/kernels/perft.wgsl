@@ -177,20 +177,11 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return shogi_legal_move_count(shogi_play_word(shogi_unpack(perft_record(parent)), move_word));
 }
 
-@compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_looped(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let leaf = leaf_slot(workgroup, groups, local);
-    if leaf != NO_ROOT {
-        let slot = leaf;
-        let position = arena_position(slot);
-        emit_count = 0u;
-        if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
-            for_each_move(position, true);
-        }
+fn perft_leaf_children(slot: u32) -> u32 {
+    let position = arena_position(slot);
+    emit_count = 0u;
+    if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
+        for_each_move(position, true);
     }
-    perft_leaf_result(local, leaf, emit_count);
+    return emit_count;
 }

@@ -116,7 +116,7 @@ pub trait PerftGame: crate::game::Game {
     /// (shaders/common/perft_engine.wgsl and perft_moves.wgsl) with the
     /// game's hooks (`perft_move_count`, `perft_write_moves`,
     /// `perft_child_record`, `perft_pair_leaves`, the record's key, hash and
-    /// equality) and its `count_leaves_looped` kernel, with `memory` (what
+    /// equality, `perft_leaf_children`), with `memory` (what
     /// [`memory_module`] writes for the engine's layout) standing in as the
     /// `perft_memory` module.
     fn perft_shader(build: Self::Build, memory: &str) -> Result<ComposedShader, GpuError>;
