@@ -438,6 +438,23 @@ pub fn announce_if_slow<T>(quiet: bool, what: &str, work: impl FnOnce() -> T) ->
     })
 }
 
+/// Where Shogi and Go perft count, and with what: the options their
+/// `perft` commands share.
+#[derive(clap::Args, Clone, Copy)]
+pub struct GameCountingArgs {
+    /// Worker threads for the CPU (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+    /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub gpu_memory: Option<u64>,
+    #[command(flatten)]
+    pub hash: GpuTableArgs,
+}
+
 /// The GPU transposition table of Shogi and Go perft (`--hash`).
 #[derive(clap::Args, Clone, Copy)]
 pub struct GpuTableArgs {

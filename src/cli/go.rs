@@ -78,17 +78,8 @@ pub struct GoPerftArgs {
     /// Print the count below each legal point first, as `<vertex>: <count>`.
     #[arg(long)]
     divide: bool,
-    /// Worker threads for the CPU (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    backend: Backend,
-    /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    gpu_memory: Option<u64>,
     #[command(flatten)]
-    hash: super::common::GpuTableArgs,
+    counting: super::common::GameCountingArgs,
     /// No progress or summary on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -155,12 +146,11 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     }
     let (position, _) = arguments.position.position()?;
     let size = position.size();
-    let gpu_memory = arguments.gpu_memory;
-    let threads = arguments.threads;
-    let (hash, depth) = (arguments.hash, arguments.depth);
+    let super::common::GameCountingArgs { threads, backend, gpu_memory, hash } = arguments.counting;
+    let depth = arguments.depth;
     super::common::set_quiet(arguments.quiet);
     let mut engine = open_backend(
-        arguments.backend,
+        backend,
         || {
             let context = super::common::open_gpu()?;
             let memory_limit = gpu_memory.map(|mebibytes| mebibytes << 20);

@@ -60,17 +60,8 @@ pub struct ShogiPerftArgs {
     /// With --epd: skip expected counts deeper than this.
     #[arg(long, value_name = "N", requires = "epd")]
     max_depth: Option<u32>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Where to run: `auto` uses a real GPU when there is one, else the CPU.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    backend: Backend,
-    /// The most GPU memory to allocate, in MiB (smaller is slower, never less exact).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    gpu_memory: Option<u64>,
     #[command(flatten)]
-    hash: GpuTableArgs,
+    counting: super::common::GameCountingArgs,
     /// No summary line on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -164,10 +155,10 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         None => arguments.depth,
     };
     let mut engine = open_engine(
-        arguments.backend,
-        arguments.threads,
-        arguments.gpu_memory,
-        arguments.hash,
+        arguments.counting.backend,
+        arguments.counting.threads,
+        arguments.counting.gpu_memory,
+        arguments.counting.hash,
         deepest,
         arguments.quiet,
     )?;
