@@ -39,7 +39,7 @@ impl<G: PerftGame> Counter<G> {
         Counter::Gpu(Box::new(engine), description)
     }
 
-    /// "CPU, 2 threads" or "GPU, <adapter>[, N MiB transposition table]":
+    /// "CPU, 2 threads" or "GPU, " and the adapter (and ", N MiB transposition table"):
     /// how summaries name where a count ran.
     pub fn describe(&self) -> String {
         match self {
