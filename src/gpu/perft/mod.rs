@@ -67,6 +67,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod counter;
+#[cfg(not(target_arch = "wasm32"))]
 mod devices;
 mod engine;
 pub mod memory;
@@ -76,6 +77,7 @@ mod table;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use counter::Counter;
+#[cfg(not(target_arch = "wasm32"))]
 pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
 pub use memory::{DEEP_BUCKET_BYTES, MemoryLayout, SHALLOW_BUCKET_BYTES, memory_module};
