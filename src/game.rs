@@ -77,11 +77,12 @@ pub fn by_move<G: Game, T>(moves: Vec<G::Move>, counts: Vec<T>) -> Vec<(G::Move,
     rows
 }
 
-/// The root moves and their children in the game's divide order, for a
-/// front end that counts them one at a time.
-pub fn ordered_children<G: Game>(position: &G::Position) -> Vec<(G::Move, G::Position)> {
+/// The root moves, named by `name` (a front end's notation), with their
+/// children, in the game's divide order: for a front end that counts them
+/// one at a time.
+pub fn named_children<G: Game>(position: &G::Position, name: impl Fn(G::Move) -> String) -> Vec<(String, G::Position)> {
     let (moves, children) = root_children::<G>(position);
-    by_move::<G, G::Position>(moves, children)
+    by_move::<G, G::Position>(moves, children).into_iter().map(|(mv, child)| (name(mv), child)).collect()
 }
 
 /// Perft split by root move with any counter: `count(children, depth - 1)`

@@ -6,7 +6,7 @@
 use gpu_movegen::chess::cpu_perft::CpuPerft;
 use gpu_movegen::chess::gpu::{Chess, ChessVariants, GpuPerft, VariantKernels};
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
-use gpu_movegen::game::{self, Game};
+use gpu_movegen::game;
 use gpu_movegen::go::gpu::{BoardSize, GoGame};
 use gpu_movegen::gpu::GpuContext;
 use gpu_movegen::gpu::GpuError as DeviceError;
@@ -247,12 +247,6 @@ fn by_root_move<Child>(
     })
 }
 
-/// The root's moves, named by `name`, with their children, in the game's
-/// divide order: what [`by_root_move`] counts.
-fn named_children<G: Game>(root: &G::Position, name: impl Fn(G::Move) -> String) -> Vec<(String, G::Position)> {
-    game::ordered_children::<G>(root).into_iter().map(|(mv, child)| (name(mv), child)).collect()
-}
-
 /// A rayon pool of `threads` (default: one a core).
 fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
     gpu_movegen::threads::pool(threads).map_err(|error| Failure::Input(format!("threads: {error}")))
@@ -314,7 +308,7 @@ fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome
                 builder = builder.hash_mebibytes(mebibytes);
             }
             let mut cpu = builder.build(request.depth).map_err(|error| Failure::Input(error.to_string()))?;
-            let children = named_children::<Chess>(root, |mv| mv.uci(chess960).to_string());
+            let children = game::named_children::<Chess>(root, |mv| mv.uci(chess960).to_string());
             // Progress is told by root move (by_root_move), so the engine's own reports are not wanted.
             let quiet = ();
             by_root_move(children, request, control, |child, depth| {
@@ -370,7 +364,7 @@ fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -
         }
         None => {
             let pool = pool(request.threads)?;
-            let children = named_children::<ChessVariants>(root, |mv| mv.uci(chess960).to_string());
+            let children = game::named_children::<ChessVariants>(root, |mv| mv.uci(chess960).to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| variant::perft_parallel_until(child, depth, &control.cancel)).ok_or(Failure::Cancelled)
             })
@@ -395,7 +389,7 @@ fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Co
         }
         None => {
             let pool = pool(request.threads)?;
-            let children = named_children::<ShogiGame>(root, |mv| mv.to_string());
+            let children = game::named_children::<ShogiGame>(root, |mv| mv.to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| shogi::perft::perft_parallel_until(child, depth, &control.cancel))
                     .ok_or(Failure::Cancelled)
@@ -424,7 +418,7 @@ fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcom
         }
         None => {
             let pool = pool(request.threads)?;
-            let children = named_children::<GoGame>(root, |point| point.to_string());
+            let children = game::named_children::<GoGame>(root, |point| point.to_string());
             by_root_move(children, request, control, |child, depth| {
                 pool.install(|| go::perft::perft_parallel_until(child, depth, &control.cancel))
                     .ok_or(Failure::Cancelled)

@@ -197,21 +197,16 @@ pub fn divide_stats(position: &Position, depth: u32) -> Vec<(Move, PerftStats)> 
     if depth == 0 {
         return Vec::new();
     }
-    let moves = position.legal_moves();
-    let mut divided: Vec<(Move, PerftStats)> = moves
+    // The moves themselves are wanted at depth 1, so this is not game::divide_with.
+    let (moves, children) = crate::game::root_children::<crate::chess::Chess>(position);
+    let stats: Vec<PerftStats> = moves
         .par_iter()
-        .map(|mv| {
-            let child = position.make_move(*mv);
-            let stats = if depth == 1 {
-                PerftStats::of_leaf(position, *mv, &child)
-            } else {
-                perft_stats_parallel(&child, depth - 1)
-            };
-            (*mv, stats)
+        .zip(children.par_iter())
+        .map(|(mv, child)| {
+            if depth == 1 { PerftStats::of_leaf(position, *mv, child) } else { perft_stats_parallel(child, depth - 1) }
         })
         .collect();
-    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    divided
+    crate::game::by_move::<crate::chess::Chess, _>(moves, stats)
 }
 
 /// A transposition table of statistics: the nine columns of a subtree, kept

@@ -86,15 +86,6 @@ enum Roots {
     Go(gpu_movegen::go::Position, Vec<(String, gpu_movegen::go::Position)>),
 }
 
-/// The root's moves, named by `name`, with the positions they lead to.
-fn named_children<G: gpu_movegen::game::Game>(
-    position: &G::Position,
-    name: impl Fn(G::Move) -> String,
-) -> Vec<(String, G::Position)> {
-    let (moves, children) = gpu_movegen::game::root_children::<G>(position);
-    moves.into_iter().map(name).zip(children).collect()
-}
-
 fn roots(request: &PerftRequest) -> Result<Roots, String> {
     match request.game {
         Game::Chess if request.variant != Variant::Chess => {
@@ -102,14 +93,15 @@ fn roots(request: &PerftRequest) -> Result<Roots, String> {
             let text = if request.position.trim().is_empty() { variant.start_fen() } else { request.position.trim() };
             let position = VariantPosition::from_fen(variant, text).map_err(|error| format!("FEN: {error}"))?;
             let chess960 = position.board().is_chess960();
-            let children = named_children::<ChessVariants>(&position, |mv| mv.uci(chess960).to_string());
+            let children =
+                gpu_movegen::game::named_children::<ChessVariants>(&position, |mv| mv.uci(chess960).to_string());
             Ok(Roots::Variant(position, children))
         }
         Game::Chess => {
             let text = if request.position.trim().is_empty() { gpu_movegen::START_FEN } else { &request.position };
             let position = gpu_movegen::Position::from_fen(text).map_err(|error| format!("FEN: {error}"))?;
             let chess960 = position.is_chess960();
-            let children = named_children::<Chess>(&position, |mv| mv.uci(chess960).to_string());
+            let children = gpu_movegen::game::named_children::<Chess>(&position, |mv| mv.uci(chess960).to_string());
             Ok(Roots::Chess(position, children))
         }
         Game::Shogi => {
@@ -119,14 +111,14 @@ fn roots(request: &PerftRequest) -> Result<Roots, String> {
             } else {
                 Position::from_sfen(request.position.trim()).map_err(|error| format!("SFEN: {error}"))?
             };
-            let children = named_children::<ShogiGame>(&position, |mv| mv.to_string());
+            let children = gpu_movegen::game::named_children::<ShogiGame>(&position, |mv| mv.to_string());
             Ok(Roots::Shogi(position, children))
         }
         Game::Go => {
             use gpu_movegen::go::Position;
             let position =
                 Position::from_moves(request.size, &request.position).map_err(|error| format!("--moves: {error}"))?;
-            let children = named_children::<GoGame>(&position, |point| point.to_string());
+            let children = gpu_movegen::game::named_children::<GoGame>(&position, |point| point.to_string());
             Ok(Roots::Go(position, children))
         }
     }

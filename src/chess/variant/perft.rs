@@ -145,15 +145,14 @@ pub fn divide_stats(position: &VariantPosition, depth: u32) -> Vec<(Move, crate:
     if depth == 0 {
         return Vec::new();
     }
-    let moves = position.legal_moves();
-    let below = |&mv: &Move| {
-        let child = position.make_move(mv);
-        let stats = if depth == 1 { leaf_stats(position, mv, &child) } else { perft_stats(&child, depth - 1) };
-        (mv, stats)
-    };
-    let mut divided: Vec<(Move, crate::chess::stats::PerftStats)> = moves.par_iter().map(below).collect();
-    divided.sort_by_cached_key(|(mv, _)| mv.to_string());
-    divided
+    // The moves themselves are wanted at depth 1, so this is not game::divide_with.
+    let (moves, children) = crate::game::root_children::<ChessVariants>(position);
+    let stats: Vec<crate::chess::stats::PerftStats> = moves
+        .par_iter()
+        .zip(children.par_iter())
+        .map(|(&mv, child)| if depth == 1 { leaf_stats(position, mv, child) } else { perft_stats(child, depth - 1) })
+        .collect();
+    crate::game::by_move::<ChessVariants, _>(moves, stats)
 }
 
 /// The columns of one leaf: `mv`, played from `position`, leading to `child`.

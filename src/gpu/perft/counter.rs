@@ -1,6 +1,8 @@
 //! One counter the front ends share: a game's perft and divide on the CPU's
 //! threads or on a GPU engine, with progress and a stop flag, so that the
 //! command line, Python and the browser do not each write the choice again.
+//! Native only, as the device pool is: a browser page counts through the
+//! engine's async calls.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,7 +27,6 @@ impl<G: PerftGame> Counter<G> {
 
     /// A GPU engine on `context` with `options`, once the device passed the
     /// self-test of its kernels.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn gpu(context: &GpuContext, options: PerftOptions<G::Build>) -> Result<Self, GpuError> {
         Ok(Self::on(context, PerftEngine::with_options(context, options)?))
     }
@@ -50,7 +51,6 @@ impl<G: PerftGame> Counter<G> {
 
     /// Perft of every root to `depth`; `progress` hears the nodes counted
     /// so far in this call now and then (the CPU: after each root).
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn perft(
         &mut self,
         roots: &[G::Position],
@@ -75,7 +75,6 @@ impl<G: PerftGame> Counter<G> {
     }
 
     /// Perft split by root move, in the game's divide order.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn divide(
         &mut self,
         position: &G::Position,
@@ -95,7 +94,6 @@ impl<G: PerftGame> Counter<G> {
     /// [`Self::divide`] that setting `stop` ends early with `Ok(None)`: the
     /// CPU's threads within milliseconds, a GPU at its next round trip. The
     /// counter stays usable; a GPU table keeps whole counts only.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn divide_until(
         &mut self,
         position: &G::Position,
@@ -119,7 +117,6 @@ impl<G: PerftGame> Counter<G> {
     /// Empties a GPU engine's transposition table (nothing on the CPU).
     pub fn clear_table(&mut self) -> Result<(), GpuError> {
         match self {
-            #[cfg(not(target_arch = "wasm32"))]
             Counter::Gpu(engine, _) => engine.clear_table(),
             _ => Ok(()),
         }
