@@ -484,6 +484,16 @@ fn pawn_count_one(
     return count;
 }
 
+// The pawns of `pawns` that go one by one (the rest move set-wise):
+// the pinned ones and those that may capture en passant.
+fn pawns_one_by_one(pawns: Bitboard, pinned: Bitboard, them: u32, en_passant: u32) -> Bitboard {
+    var one_by_one = pawns & pinned;
+    if en_passant != NO_SQUARE {
+        one_by_one = one_by_one | (table_pawn_attacks(them, en_passant) & pawns);
+    }
+    return one_by_one;
+}
+
 // The number of legal moves of a packed position (promotions count four
 // times); 0 when the side to move has no king, which the caller reports as
 // a fault.
@@ -542,13 +552,9 @@ fn legal_move_count_packed(position: PackedPosition) -> u32 {
     } else {
         targets = table_between(king, bitboard_first(checkers)) | checkers;
     }
-    // Pinned pawns and pawns that may capture en passant go one by one.
     let pawns = packed_pawns(position) & ours;
     let en_passant = (position.state >> 8u) & 255u;
-    var one_by_one = pawns & pinned;
-    if en_passant != NO_SQUARE {
-        one_by_one = one_by_one | (table_pawn_attacks(them, en_passant) & pawns);
-    }
+    let one_by_one = pawns_one_by_one(pawns, pinned, them, en_passant);
     remaining = one_by_one;
     while !bitboard_is_empty(remaining) {
         count += pawn_count_one(bitboard_first(remaining), us, occupied, theirs, targets, king, pinned, en_passant,

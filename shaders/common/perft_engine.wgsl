@@ -140,8 +140,15 @@ fn perft_weight(slot: u32, count: u32) -> vec2<u32> {
 }
 
 // The index of an invocation on the engine's two-dimensional grid.
-fn grid_index(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
-    return (workgroup.y * groups.x + workgroup.x) * POSITION_WORKGROUP + local;
+fn grid_index(invocation: GridInvocation) -> u32 {
+    return grid_block(invocation) * POSITION_WORKGROUP + invocation.local;
+}
+
+// The arena slot of an invocation, `parameters.start` + its grid index, or
+// NO_ROOT past the dispatch's `parameters.count` slots.
+fn dispatch_slot(invocation: GridInvocation) -> u32 {
+    let index = grid_index(invocation);
+    return select(NO_ROOT, parameters.start + index, index < parameters.count);
 }
 
 // Where a child goes: its parent's scanned offset, moved to the output range.
@@ -196,11 +203,34 @@ fn add_to_counter(subtrees: bool, index: u32, value: vec2<u32>) {
     }
 }
 
-// Adds each invocation's value to its counter (see add_to_counter): one
-// add per run of equal targets in the workgroup (children of one root, or
-// of one parent, lie together). Every invocation of the workgroup must call
-// it with the same `subtrees`; those without a value pass NO_ROOT.
-fn accumulate_runs(local: u32, subtrees: bool, counter: u32, value: vec2<u32>) {
+// What a run of equal targets in accumulate_runs adds to: root totals, the
+// subtree counts of slots, or the leaves of a parent's run of pairs.
+const RUN_ROOT_TOTALS: u32 = 0u;
+const RUN_SUBTREES: u32 = 1u;
+const RUN_PARENT_LEAVES: u32 = 2u;
+
+// Adds the sum of a run of equal targets (see accumulate_runs). A parent's
+// pairs' leaves go with tables to its subtree count, and to totals[0] for
+// progress; otherwise, times its multiplicity, to its root's total (at most
+// POSITION_WORKGROUP moves of MAX_LEGAL_MOVES leaves: within the low word).
+fn add_run(kind: u32, counter: u32, sum: vec2<u32>) {
+    if kind != RUN_PARENT_LEAVES {
+        add_to_counter(kind == RUN_SUBTREES, counter, sum);
+    } else if parameters.tables != 0u {
+        let leaves = vec2<u32>(sum.x, 0u);
+        add_to_counter(true, counter, leaves);
+        add_to_counter(false, 0u, leaves);
+    } else {
+        add_to_counter(false, root_of[counter], perft_weight(counter, sum.x));
+    }
+}
+
+// Adds each invocation's value to its target (see add_run): one add per
+// run of equal targets in the workgroup (children of one root, or of one
+// parent, lie together), so a parent's multiplicity is read once a run.
+// Every invocation of the workgroup must call it with the same `kind`;
+// those without a value pass NO_ROOT.
+fn accumulate_runs(local: u32, kind: u32, counter: u32, value: vec2<u32>) {
     leaf_values[local] = value;
     leaf_targets[local] = counter;
     workgroupBarrier();
@@ -210,22 +240,27 @@ fn accumulate_runs(local: u32, subtrees: bool, counter: u32, value: vec2<u32>) {
         for (var index = 0u; index < POSITION_WORKGROUP; index++) {
             if leaf_targets[index] != run_target {
                 if run_target != NO_ROOT {
-                    add_to_counter(subtrees, run_target, run_sum);
+                    add_run(kind, run_target, run_sum);
                 }
                 run_target = leaf_targets[index];
                 run_sum = vec2<u32>(0u, 0u);
             }
-            run_sum = add_wide_checked(run_sum, leaf_values[index]);
+            if kind == RUN_PARENT_LEAVES {
+                // Within the low word (see add_run): no carry to check.
+                run_sum.x += leaf_values[index].x;
+            } else {
+                run_sum = add_wide_checked(run_sum, leaf_values[index]);
+            }
         }
         if run_target != NO_ROOT {
-            add_to_counter(subtrees, run_target, run_sum);
+            add_run(kind, run_target, run_sum);
         }
     }
 }
 
 // Adds each invocation's weighted value (`perft_weight`) to its root's total.
 fn accumulate_by_root(local: u32, root: u32, value: vec2<u32>) {
-    accumulate_runs(local, false, root, value);
+    accumulate_runs(local, RUN_ROOT_TOTALS, root, value);
 }
 
 // Whether `slot` was merged into an equal position of its level.
@@ -278,13 +313,9 @@ fn perft_leaf_result(local: u32, slot: u32, count: u32) {
 // The arena slot an invocation of a game's `expand` works on, or NO_ROOT
 // when it has none: past the dispatch's positions, or merged into an equal
 // position (whose count it went to), which has no children.
-fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
-        return NO_ROOT;
-    }
-    let slot = parameters.start + index;
-    if !perft_live(slot) {
+fn expand_slot(invocation: GridInvocation) -> u32 {
+    let slot = dispatch_slot(invocation);
+    if slot == NO_ROOT || !perft_live(slot) {
         return NO_ROOT;
     }
     return slot;
@@ -292,20 +323,19 @@ fn expand_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
 
 // The slot a leaf kernel's invocation counts, or NO_ROOT: past the
 // dispatch, a slot not counted here, or past the end of the live list.
-fn leaf_slot(workgroup: vec3<u32>, groups: vec3<u32>, local: u32) -> u32 {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
+fn leaf_slot(invocation: GridInvocation) -> u32 {
+    // A place in the live list, or the slot itself.
+    let place = dispatch_slot(invocation);
+    if place == NO_ROOT {
         return NO_ROOT;
     }
     if parameters.leaf_list != 0u {
-        let place = parameters.start + index;
         if place >= atomicLoad(&merge_table[parameters.list_total]) {
             return NO_ROOT;
         }
         return atomicLoad(&merge_table[place]);
     }
-    let slot = parameters.start + index;
-    return select(NO_ROOT, slot, perft_live(slot));
+    return select(NO_ROOT, place, perft_live(place));
 }
 
 // Where a workgroup of gather_live counts its live slots, and where its
@@ -323,23 +353,16 @@ var<workgroup> gathered_base: u32;
 // merged or taken from the table would still cost what its neighbours'
 // move generation costs.
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn gather_live(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
+fn gather_live(invocation: GridInvocation) {
+    let local = invocation.local;
     if local == 0u {
         atomicStore(&gathered, 0u);
     }
     workgroupBarrier();
-    let index = grid_index(workgroup, groups, local);
+    let slot = dispatch_slot(invocation);
     var place = NO_ROOT;
-    var slot = NO_ROOT;
-    if index < parameters.count {
-        slot = parameters.start + index;
-        if perft_live(slot) {
-            place = atomicAdd(&gathered, 1u);
-        }
+    if slot != NO_ROOT && perft_live(slot) {
+        place = atomicAdd(&gathered, 1u);
     }
     workgroupBarrier();
     if local == 0u {
@@ -352,35 +375,28 @@ fn gather_live(
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_moves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
+fn count_moves(invocation: GridInvocation) {
     // The mode is uniform (a uniform buffer's word), so every invocation of
     // a workgroup reaches the barriers inside, or none does. The game's move
     // count is called once for both modes: a driver inlines every call, and
     // the count is the largest code of the module to compile.
     var slot = NO_ROOT;
     if parameters.leaves != 0u {
-        slot = leaf_slot(workgroup, groups, local);
+        slot = leaf_slot(invocation);
     } else {
-        let index = grid_index(workgroup, groups, local);
-        if index < parameters.count && perft_live(parameters.start + index) {
-            slot = parameters.start + index;
-        }
+        slot = expand_slot(invocation);
     }
     var count = 0u;
     if slot != NO_ROOT {
         count = perft_move_count(slot);
     }
     if parameters.leaves != 0u {
-        perft_leaf_result(local, slot, count);
+        perft_leaf_result(invocation.local, slot, count);
         return;
     }
-    let index = grid_index(workgroup, groups, local);
-    if index < parameters.count {
-        scan_data[parameters.start + index] = count;
+    let written = dispatch_slot(invocation);
+    if written != NO_ROOT {
+        scan_data[written] = count;
     }
 }
 
@@ -411,16 +427,11 @@ fn merge_or_claim(slot: u32, hash: u32, root: u32) -> u32 {
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn merge_duplicates(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
+fn merge_duplicates(invocation: GridInvocation) {
+    let slot = dispatch_slot(invocation);
+    if slot == NO_ROOT {
         return;
     }
-    let slot = parameters.start + index;
     let root = root_of[slot];
     let other = merge_or_claim(slot, perft_record_hash(slot) ^ (root * 0x9e3779b9u), root);
     if other != NO_ROOT {
@@ -433,11 +444,53 @@ fn merge_duplicates(
     }
 }
 
+// ---- A position's words: merging and the table's keys ----
+//
+// A game's perft module says which words of its record make the position
+// (move counters aside, which perft does not depend on):
+//   const RECORD_WORDS: u32 (how many), const RECORD_SEED: u32 (a word
+//   that keeps games and variants apart in a shared table), and
+//   fn perft_record_word(record: PerftRecord, index: u32) -> u32;
+// merging equal positions and the transposition table's keys read those
+// words only, so two records are one position exactly when they agree.
+
+// A 32-bit hash of the position in `slot`, where merge_duplicates probes.
+fn perft_record_hash(slot: u32) -> u32 {
+    let record = perft_record(slot);
+    var hash = (RECORD_SEED + 1u) * 0x9e3779b9u;
+    for (var index = 0u; index < RECORD_WORDS; index++) {
+        hash = (hash ^ perft_record_word(record, index)) * 0x85ebca6bu;
+        hash = hash ^ (hash >> 13u);
+    }
+    return hash ^ (hash >> 16u);
+}
+
+// The 128-bit key of the position in `slot` (see "Transposition tables").
+fn perft_record_key(slot: u32) -> vec4<u32> {
+    let record = perft_record(slot);
+    var key = perft_key_add(perft_key_begin(), RECORD_SEED);
+    for (var index = 0u; index < RECORD_WORDS; index++) {
+        key = perft_key_add(key, perft_record_word(record, index));
+    }
+    return perft_key_finish(key);
+}
+
+// Whether the slots hold the same position.
+fn perft_record_equal(first: u32, second: u32) -> bool {
+    let a = perft_record(first);
+    let b = perft_record(second);
+    var same = true;
+    for (var index = 0u; index < RECORD_WORDS; index++) {
+        same = same && perft_record_word(a, index) == perft_record_word(b, index);
+    }
+    return same;
+}
+
 // ---- Transposition tables (runs with `parameters.tables`) ----
 //
 // A position's key is 128 bits: four 32-bit lanes, each a hash of the
-// record's words with its own seed and multipliers (a game's
-// `perft_record_key` feeds its words to perft_key_add). Lane x picks the
+// record's words with its own seed and multipliers (perft_record_key feeds
+// them to perft_key_add). Lane x picks the
 // shard and lane y the bucket (both mixed with the remaining depth); lanes z
 // and w, 64 bits, are the fragment an entry keeps to tell its position from
 // the others of its bucket. Each shard holds `shallow_buckets` buckets of
@@ -626,16 +679,11 @@ fn count_past_limit(value: vec2<u32>) -> bool {
 // cleared before, by the game's exact comparison), else SLOT_LIVE with a
 // zero count the level below adds to.
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn dedupe_level(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
+fn dedupe_level(invocation: GridInvocation) {
+    let slot = dispatch_slot(invocation);
+    if slot == NO_ROOT {
         return;
     }
-    let slot = parameters.start + index;
     let key = perft_record_key(slot);
     let found = table_probe(key, parameters.remaining);
     if found.x != 0u {
@@ -658,16 +706,11 @@ fn dedupe_level(
 // slot's count (its alias's, for an alias) goes to its parent's, and a
 // count made here is stored in the transposition table.
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn reduce_level(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
+fn reduce_level(invocation: GridInvocation) {
+    let slot = dispatch_slot(invocation);
     var parent = NO_ROOT;
     var value = vec2<u32>(0u, 0u);
-    if index < parameters.count {
-        let slot = parameters.start + index;
+    if slot != NO_ROOT {
         let state = slot_state(slot);
         value = subtree_count(select(slot, state, state < SLOT_RESOLVED));
         if state == SLOT_LIVE {
@@ -675,5 +718,5 @@ fn reduce_level(
         }
         parent = root_of[slot];
     }
-    accumulate_runs(local, true, parent, value);
+    accumulate_runs(invocation.local, RUN_SUBTREES, parent, value);
 }

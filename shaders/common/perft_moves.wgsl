@@ -54,12 +54,8 @@ fn perft_pair(child: u32) -> vec2<u32> {
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn expand_moves(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let slot = expand_slot(workgroup, groups, local);
+fn expand_moves(invocation: GridInvocation) {
+    let slot = expand_slot(invocation);
     if slot != NO_ROOT {
         perft_write_moves(slot, child_slot(slot));
     }
@@ -68,89 +64,35 @@ fn expand_moves(
 // One invocation a pair of `parameters.start..start + count`: the child's
 // record replaces the pair (read first) in its slot, tagged with its parent.
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn write_children(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
-    if index >= parameters.count {
+fn write_children(invocation: GridInvocation) {
+    let child = dispatch_slot(invocation);
+    if child == NO_ROOT {
         return;
     }
-    let child = parameters.start + index;
     let pair = perft_pair(child);
     perft_store_record(child, perft_child_record(pair.x, pair.y));
     perft_tag_child(child, pair.x);
 }
 
-// Adds the leaves a parent's run of pairs counted: with tables to the
-// parent's subtree count, and to totals[0] for progress; otherwise, times
-// the parent's multiplicity, to the parent's root's total.
-fn add_parent_leaves(parent: u32, leaves: u32) {
-    if parameters.tables != 0u {
-        add_to_counter(true, parent, vec2<u32>(leaves, 0u));
-        add_to_counter(false, 0u, vec2<u32>(leaves, 0u));
-    } else {
-        add_to_counter(false, root_of[parent], perft_weight(parent, leaves));
-    }
-}
-
-// A pair leaf kernel's result: `count` leaves below the pair of `parent`
-// (NO_ROOT for an invocation without a pair). The pairs of a parent lie
-// together, so the workgroup sums each run of one parent first and reads
-// its multiplicity once (see add_parent_leaves). Every invocation of the
-// workgroup must call it.
-fn perft_pair_result(local: u32, parent: u32, count: u32) {
-    leaf_values[local] = vec2<u32>(count, 0u);
-    leaf_targets[local] = parent;
-    workgroupBarrier();
-    if local == 0u {
-        var run_parent = leaf_targets[0];
-        var run_sum = 0u;
-        for (var index = 0u; index < POSITION_WORKGROUP; index++) {
-            if leaf_targets[index] != run_parent {
-                if run_parent != NO_ROOT {
-                    add_parent_leaves(run_parent, run_sum);
-                }
-                run_parent = leaf_targets[index];
-                run_sum = 0u;
-            }
-            // At most POSITION_WORKGROUP moves of MAX_LEGAL_MOVES leaves: within u32.
-            run_sum += leaf_values[index].x;
-        }
-        if run_parent != NO_ROOT {
-            add_parent_leaves(run_parent, run_sum);
-        }
-    }
-}
-
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_fused(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
+fn count_leaves_fused(invocation: GridInvocation) {
+    let child = dispatch_slot(invocation);
     var parent = NO_ROOT;
     var count = 0u;
-    if index < parameters.count {
-        let pair = perft_pair(parameters.start + index);
+    if child != NO_ROOT {
+        let pair = perft_pair(child);
         parent = pair.x;
         count = perft_pair_leaves(pair.x, pair.y);
     }
-    perft_pair_result(local, parent, count);
+    accumulate_runs(invocation.local, RUN_PARENT_LEAVES, parent, vec2<u32>(count, 0u));
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaves_looped(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let leaf = leaf_slot(workgroup, groups, local);
+fn count_leaves_looped(invocation: GridInvocation) {
+    let leaf = leaf_slot(invocation);
     var count = 0u;
     if leaf != NO_ROOT {
         count = perft_leaf_children(leaf);
     }
-    perft_leaf_result(local, leaf, count);
+    perft_leaf_result(invocation.local, leaf, count);
 }

@@ -10,15 +10,26 @@
 // block), then, after the host has scanned the block sums the same way,
 // `add_block_sums` (one invocation per word: adds its block's offset).
 
-var<workgroup> scan_shared: array<u32, SCAN_BLOCK>;
-
-@compute @workgroup_size(SCAN_BLOCK)
-fn scan_blocks(
+// An invocation's place on a two-dimensional grid of workgroups: the host
+// splits a dispatch longer than a dimension's limit over y. Every grid
+// kernel (here and in perft_engine.wgsl) takes its builtins as one.
+struct GridInvocation {
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
-) {
-    let block = workgroup.y * groups.x + workgroup.x;
+}
+
+// The index of an invocation's workgroup on the grid.
+fn grid_block(invocation: GridInvocation) -> u32 {
+    return invocation.workgroup.y * invocation.groups.x + invocation.workgroup.x;
+}
+
+var<workgroup> scan_shared: array<u32, SCAN_BLOCK>;
+
+@compute @workgroup_size(SCAN_BLOCK)
+fn scan_blocks(invocation: GridInvocation) {
+    let local = invocation.local;
+    let block = grid_block(invocation);
     let index = block * SCAN_BLOCK + local;
     let in_range = index < parameters.count;
     var value = 0u;
@@ -47,12 +58,9 @@ fn scan_blocks(
 }
 
 @compute @workgroup_size(SCAN_BLOCK)
-fn add_block_sums(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let block = workgroup.y * groups.x + workgroup.x;
+fn add_block_sums(invocation: GridInvocation) {
+    let local = invocation.local;
+    let block = grid_block(invocation);
     let index = block * SCAN_BLOCK + local;
     if index < parameters.count {
         scan_data[parameters.scan_start + index] += scan_data[parameters.scan_sums + block];

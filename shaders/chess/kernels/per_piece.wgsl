@@ -30,23 +30,9 @@ fn piece_code(board: Position, square: u32) -> u32 {
     return select(piece, piece | 8u, piece != PIECE_NONE && bitboard_contains(board.black, square));
 }
 
-@compute @workgroup_size(64)
-fn per_piece_pseudo_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
-    let index = workgroup.x;
-    if index >= parameters.position_count {
-        return;
-    }
-    let board = unpack_position(positions[index]);
-    var result: PieceMovesRecord;
-    result.from_square = square;
-    result.piece = piece_code(board, square);
-    result.destinations = kogge_stone_pseudo_legal_destinations(board, square);
-    piece_moves[index * 64u + square] = result;
-}
-
-@compute @workgroup_size(64)
-fn per_piece_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
-    let index = workgroup.x;
+// The record of `square` in position `index`: with `legal` the side to
+// move's legal destinations, otherwise every piece's pseudo-legal ones.
+fn per_piece(index: u32, square: u32, legal: bool) {
     if index >= parameters.position_count {
         return;
     }
@@ -55,8 +41,9 @@ fn per_piece_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_i
     result.from_square = square;
     result.piece = piece_code(board, square);
     result.destinations = BITBOARD_EMPTY;
-    let ours = position_color(board, board.side_to_move);
-    if bitboard_contains(ours, square) {
+    if !legal {
+        result.destinations = kogge_stone_pseudo_legal_destinations(board, square);
+    } else if bitboard_contains(position_color(board, board.side_to_move), square) {
         let context = make_context(board);
         if context.king == NO_SQUARE {
             atomicOr(&status, FAULT_INVALID_POSITION);
@@ -65,4 +52,14 @@ fn per_piece_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_i
         }
     }
     piece_moves[index * 64u + square] = result;
+}
+
+@compute @workgroup_size(64)
+fn per_piece_pseudo_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
+    per_piece(workgroup.x, square, false);
+}
+
+@compute @workgroup_size(64)
+fn per_piece_legal(@builtin(workgroup_id) workgroup: vec3<u32>, @builtin(local_invocation_index) square: u32) {
+    per_piece(workgroup.x, square, true);
 }

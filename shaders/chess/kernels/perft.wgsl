@@ -31,40 +31,17 @@ fn arena_position(slot: u32) -> Position {
     return board;
 }
 
-// The engine's hooks for merging equal positions: a hash of the position in
-// `slot` and whether two slots hold the same position (the move counters
-// aside: perft does not depend on them).
-fn perft_record_hash(slot: u32) -> u32 {
-    let record = perft_record(slot);
-    var hash = record.state * 0x9e3779b9u;
-    for (var plane = 0u; plane < 4u; plane++) {
-        hash = (hash ^ bitboard_low(record.planes[plane])) * 0x85ebca6bu;
-        hash = (hash ^ (hash >> 13u) ^ bitboard_high(record.planes[plane])) * 0xc2b2ae35u;
-    }
-    return hash ^ (hash >> 16u);
-}
+// The words of a record that make the position (perft_engine.wgsl): the
+// four planes' halves, then the state (the move counters aside).
+const RECORD_WORDS: u32 = 9u;
+const RECORD_SEED: u32 = 0u;
 
-// The 128-bit key of the transposition table (perft_engine.wgsl), from the
-// same words.
-fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = perft_record(slot);
-    var key = perft_key_add(perft_key_begin(), record.state);
-    for (var plane = 0u; plane < 4u; plane++) {
-        key = perft_key_add(key, bitboard_low(record.planes[plane]));
-        key = perft_key_add(key, bitboard_high(record.planes[plane]));
+fn perft_record_word(record: PackedPosition, index: u32) -> u32 {
+    if index == 8u {
+        return record.state;
     }
-    return perft_key_finish(key);
-}
-
-fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = perft_record(first);
-    let b = perft_record(second);
-    var same = a.state == b.state;
-    for (var plane = 0u; plane < 4u; plane++) {
-        same = same && bitboard_low(a.planes[plane]) == bitboard_low(b.planes[plane])
-            && bitboard_high(a.planes[plane]) == bitboard_high(b.planes[plane]);
-    }
-    return same;
+    let plane = record.planes[index >> 1u];
+    return select(bitboard_low(plane), bitboard_high(plane), (index & 1u) != 0u);
 }
 
 // The engine's hook: the legal move count of the position in `slot`, with
@@ -180,13 +157,9 @@ fn perft_write_moves(slot: u32, first: u32) {
         targets = table_between(king, bitboard_first(checkers)) | checkers;
     }
 
-    // Pinned pawns and pawns that may capture en passant go one by one.
     let pawns = packed_pawns(position) & ours;
     let en_passant = (position.state >> 8u) & 255u;
-    var one_by_one = pawns & pinned;
-    if en_passant != NO_SQUARE {
-        one_by_one = one_by_one | (table_pawn_attacks(them, en_passant) & pawns);
-    }
+    let one_by_one = pawns_one_by_one(pawns, pinned, them, en_passant);
     remaining = one_by_one;
     while !bitboard_is_empty(remaining) {
         let from_square = bitboard_first(remaining);

@@ -18,18 +18,14 @@
 const STATISTICS_COLUMNS: u32 = 9u;
 
 @compute @workgroup_size(POSITION_WORKGROUP)
-fn count_leaf_statistics(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let index = grid_index(workgroup, groups, local);
+fn count_leaf_statistics(invocation: GridInvocation) {
+    let leaf = dispatch_slot(invocation);
     var root = NO_ROOT;
     var parent = 0u;
     // Each leaf adds 0 or 1 to a column.
     var columns: array<u32, STATISTICS_COLUMNS>;
-    if index < parameters.count {
-        let pair = perft_pair(parameters.start + index);
+    if leaf != NO_ROOT {
+        let pair = perft_pair(leaf);
         parent = pair.x;
         root = root_of[parent];
         let position = perft_record(parent);
@@ -70,7 +66,7 @@ fn count_leaf_statistics(
             counter = root * STATISTICS_COLUMNS + column;
             value = perft_weight(parent, columns[column]);
         }
-        accumulate_by_root(local, counter, value);
+        accumulate_by_root(invocation.local, counter, value);
         workgroupBarrier();
     }
 }

@@ -30,9 +30,14 @@ fn arena_variant(slot: u32) -> VariantPosition {
     return position;
 }
 
-// The record's words that make the position (the move counters aside):
-// the four planes, the state, the pockets, the promoted pieces and the checks.
-fn record_word(record: PackedVariantPosition, index: u32) -> u32 {
+// The words of a record that make the position (perft_engine.wgsl; the
+// move counters aside): the four planes, the state, the pockets, the
+// promoted pieces and the checks. The seed is the variant's, so that
+// variants (and chess, seed 0) never share a table entry.
+const RECORD_WORDS: u32 = 14u;
+const RECORD_SEED: u32 = VARIANT + 1u;
+
+fn perft_record_word(record: PackedVariantPosition, index: u32) -> u32 {
     switch index {
         case 0u: { return bitboard_low(record.position.planes[0]); }
         case 1u: { return bitboard_high(record.position.planes[0]); }
@@ -49,40 +54,6 @@ fn record_word(record: PackedVariantPosition, index: u32) -> u32 {
         case 12u: { return bitboard_high(record.promoted); }
         default: { return record.checks; }
     }
-}
-
-const RECORD_WORDS: u32 = 14u;
-
-// The engine's hooks for merging equal positions.
-fn perft_record_hash(slot: u32) -> u32 {
-    let record = perft_record(slot);
-    var hash = (VARIANT + 1u) * 0x9e3779b9u;
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        hash = (hash ^ record_word(record, index)) * 0x85ebca6bu;
-        hash = hash ^ (hash >> 13u);
-    }
-    return hash ^ (hash >> 16u);
-}
-
-// The 128-bit key of the transposition table (perft_engine.wgsl): every
-// word of the position and the variant, so that variants never share an entry.
-fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = perft_record(slot);
-    var key = perft_key_add(perft_key_begin(), VARIANT);
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        key = perft_key_add(key, record_word(record, index));
-    }
-    return perft_key_finish(key);
-}
-
-fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = perft_record(first);
-    let b = perft_record(second);
-    var same = true;
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        same = same && record_word(a, index) == record_word(b, index);
-    }
-    return same;
 }
 
 // The engine's hook: the legal move count of the position in `slot`.

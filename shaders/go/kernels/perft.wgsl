@@ -31,37 +31,22 @@ fn arena_position(slot: u32) -> GoPosition {
     return go_unpack(record);
 }
 
-// The engine's hooks for merging equal positions.
-fn perft_record_hash(slot: u32) -> u32 {
-    let record = perft_record(slot);
-    var hash = (record.ko ^ (record.to_move << 16u)) * 0x9e3779b9u;
-    for (var word = 0u; word < GO_WORDS; word++) {
-        hash = (hash ^ record.black[word]) * 0x85ebca6bu;
-        hash = (hash ^ (hash >> 13u) ^ record.white[word]) * 0xc2b2ae35u;
-    }
-    return hash ^ (hash >> 16u);
-}
+// The words of a record that make the position (perft_engine.wgsl): the
+// black and the white stones' GO_WORDS words, in pairs, then the ko point,
+// the side to move and the size (a board of this size uses no other words).
+const RECORD_WORDS: u32 = 2u * GO_WORDS + 3u;
+const RECORD_SEED: u32 = 0u;
 
-// The 128-bit key of the transposition table (perft_engine.wgsl), from the
-// same words.
-fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = perft_record(slot);
-    var key = perft_key_add(perft_key_begin(), record.ko ^ (record.to_move << 16u));
-    for (var word = 0u; word < GO_WORDS; word++) {
-        key = perft_key_add(key, record.black[word]);
-        key = perft_key_add(key, record.white[word]);
+fn perft_record_word(record: PackedGoPosition, index: u32) -> u32 {
+    switch index - 2u * GO_WORDS {
+        case 0u: { return record.ko; }
+        case 1u: { return record.to_move; }
+        case 2u: { return record.size; }
+        default: {
+            let word = index >> 1u;
+            return select(record.black[word], record.white[word], (index & 1u) != 0u);
+        }
     }
-    return perft_key_finish(key);
-}
-
-fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = perft_record(first);
-    let b = perft_record(second);
-    var same = a.ko == b.ko && a.to_move == b.to_move && a.size == b.size;
-    for (var word = 0u; word < 12u; word++) {
-        same = same && a.black[word] == b.black[word] && a.white[word] == b.white[word];
-    }
-    return same;
 }
 
 fn perft_move_count(slot: u32) -> u32 {

@@ -104,44 +104,22 @@ fn for_each_move(position: ShogiPosition, counting: bool) {
     }
 }
 
-// The engine's hooks for merging equal positions (the move number aside).
-fn perft_record_hash(slot: u32) -> u32 {
-    let record = perft_record(slot);
-    var hash = (record.state ^ (record.hands.x * 0x27d4eb2du) ^ record.hands.y) * 0x9e3779b9u;
-    for (var plane = 0u; plane < 5u; plane++) {
-        let words = record.planes[plane];
-        hash = (hash ^ words.x) * 0x85ebca6bu;
-        hash = (hash ^ (hash >> 13u) ^ words.y) * 0xc2b2ae35u;
-        hash = (hash ^ (hash >> 16u) ^ words.z) * 0x85ebca6bu;
-    }
-    return hash ^ (hash >> 16u);
-}
+// The words of a record that make the position (perft_engine.wgsl; the
+// move number aside): the state, the two hands, then the five planes'
+// four words each.
+const RECORD_WORDS: u32 = 23u;
+const RECORD_SEED: u32 = 0u;
 
-// The 128-bit key of the transposition table (perft_engine.wgsl), from the
-// same words.
-fn perft_record_key(slot: u32) -> vec4<u32> {
-    let record = perft_record(slot);
-    var key = perft_key_add(perft_key_begin(), record.state);
-    key = perft_key_add(key, record.hands.x);
-    key = perft_key_add(key, record.hands.y);
-    for (var plane = 0u; plane < 5u; plane++) {
-        let words = record.planes[plane];
-        key = perft_key_add(key, words.x);
-        key = perft_key_add(key, words.y);
-        key = perft_key_add(key, words.z);
-        key = perft_key_add(key, words.w);
+fn perft_record_word(record: PackedShogiPosition, index: u32) -> u32 {
+    switch index {
+        case 0u: { return record.state; }
+        case 1u: { return record.hands.x; }
+        case 2u: { return record.hands.y; }
+        default: {
+            let word = index - 3u;
+            return record.planes[word >> 2u][word & 3u];
+        }
     }
-    return perft_key_finish(key);
-}
-
-fn perft_record_equal(first: u32, second: u32) -> bool {
-    let a = perft_record(first);
-    let b = perft_record(second);
-    var same = a.state == b.state && all(a.hands == b.hands);
-    for (var plane = 0u; plane < 5u; plane++) {
-        same = same && all(a.planes[plane] == b.planes[plane]);
-    }
-    return same;
 }
 
 // The position in `slot`, with a fault raised when its side to move has no king.
