@@ -5,7 +5,7 @@
 
 use gpu_movegen::chess::units;
 use gpu_movegen::go::Position;
-use gpu_movegen::go::gtp::{COMMANDS, CpuPlayouts, GtpEngine, SearchSettings};
+use gpu_movegen::go::gtp::{COMMANDS, CpuPlayouts, GtpEngine, PlayoutBatch, SearchSettings};
 use gpu_movegen::go::sgf::read_sgf;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
@@ -72,7 +72,7 @@ fn gtp_survives_bytes_that_are_not_utf8_and_overlong_lines() {
 struct FailingRunner;
 
 impl gpu_movegen::go::gtp::PlayoutRunner for FailingRunner {
-    fn run(&mut self, _: &[Position], _: u32, _: u32, _: u32) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+    fn run(&mut self, _: &[Position], _: PlayoutBatch) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
         Err("the device failed\n\nsee above\n".to_owned())
     }
 }
@@ -101,10 +101,9 @@ impl gpu_movegen::go::gtp::PlayoutRunner for CountingRunner {
     fn run(
         &mut self,
         positions: &[Position],
-        per_position: u32,
-        _: u32,
-        first_stream: u32,
+        batch: PlayoutBatch,
     ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
+        let PlayoutBatch { per_position, first_stream, .. } = batch;
         self.calls.push((positions.len(), per_position, first_stream));
         Ok(vec![
             gpu_movegen::go::PlayoutResult { area_difference: 1, moves: 1 };

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{Kernel, MoveGenerator};
 use gpu_movegen::go::gpu::{GoMoveGenerator, GpuPlayouts};
-use gpu_movegen::go::playout::{CpuPlayouts, PlayoutRunner};
+use gpu_movegen::go::playout::{CpuPlayouts, PlayoutBatch, PlayoutRunner};
 use gpu_movegen::shogi::gpu::{ShogiMoveGenerator, ShogiPositionMoves};
 use gpu_movegen::{Position, go, shogi};
 use numpy::{IntoPyArray, PyArray1};
@@ -207,7 +207,7 @@ impl Generator {
                             })?
                         }
                         Engine::Cpu(pool) => pool
-                            .install(|| CpuPlayouts.run(part, per_position, seed, first_stream))
+                            .install(|| CpuPlayouts.run(part, PlayoutBatch { per_position, seed, first_stream }))
                             .map_err(Failure::Internal)?,
                         _ => return Err(Failure::Internal("a Go generator holds another game's kernels".to_owned())),
                     };

@@ -5,7 +5,7 @@
 
 use gpu_movegen::chess::cpu_perft::CpuPerft;
 use gpu_movegen::chess::gpu::{Chess, ChessVariants, GpuPerft, VariantKernels};
-use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
 use gpu_movegen::game;
 use gpu_movegen::go::gpu::{BoardSize, GoGame};
 use gpu_movegen::gpu::GpuContext;
@@ -346,82 +346,54 @@ fn cross_check(root: &Position, depth: u32, gpu: &mut GpuPerft) -> Outcome<()> {
 
 fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -> Outcome<Counted> {
     let chess960 = request.chess960;
-    let engine = open_gpu::<ChessVariants>(request, control, |context, options| {
+    let shaders = |context: &GpuContext, options: &mut PerftOptions<VariantKernels>| {
         options.build = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
         Ok(())
-    })?;
-    match engine {
-        Some(mut gpu) => {
-            if request.divide {
-                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
-                return Ok(Counted::Divided(
-                    divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect(),
-                ));
-            }
-            let totals =
-                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
-            Ok(Counted::Total(totals[0]))
-        }
-        None => {
-            let pool = pool(request.threads)?;
-            let children = game::named_children::<ChessVariants>(root, |mv| mv.uci(chess960).to_string());
-            by_root_move(children, request, control, |child, depth| {
-                pool.install(|| variant::perft_parallel_until(child, depth, &control.cancel)).ok_or(Failure::Cancelled)
-            })
-        }
-    }
+    };
+    count_game::<ChessVariants>(root, request, control, shaders, |mv| mv.uci(chess960).to_string())
 }
 
 fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let engine = open_gpu::<ShogiGame>(request, control, |context, options| {
+    let fused = |context: &GpuContext, options: &mut PerftOptions<_>| {
         options.fused_leaves = gpu_movegen::shogi::gpu::fused_leaves_suit(context);
         Ok(())
-    })?;
-    match engine {
-        Some(mut gpu) => {
-            if request.divide {
-                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
-                return Ok(Counted::Divided(divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect()));
-            }
-            let totals =
-                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
-            Ok(Counted::Total(totals[0]))
-        }
-        None => {
-            let pool = pool(request.threads)?;
-            let children = game::named_children::<ShogiGame>(root, |mv| mv.to_string());
-            by_root_move(children, request, control, |child, depth| {
-                pool.install(|| shogi::perft::perft_parallel_until(child, depth, &control.cancel))
-                    .ok_or(Failure::Cancelled)
-            })
-        }
-    }
+    };
+    count_game::<ShogiGame>(root, request, control, fused, |mv| mv.to_string())
 }
 
 fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcome<Counted> {
     let size = root.size();
-    let engine = open_gpu::<GoGame>(request, control, |_, options| {
+    let board = |_: &GpuContext, options: &mut PerftOptions<BoardSize>| {
         options.build = BoardSize(size);
         Ok(())
-    })?;
-    match engine {
+    };
+    count_game::<GoGame>(root, request, control, board, |point| point.to_string())
+}
+
+/// A count of `G` (the variants, Shogi, Go): on the GPU that `request`
+/// asks for, `configure` filling in the game's options, else on the CPU by
+/// root move; moves named by `name`.
+fn count_game<G: PerftGame>(
+    root: &G::Position,
+    request: &Request,
+    control: &Control,
+    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Build>) -> Result<(), DeviceError>,
+    name: impl Fn(G::Move) -> String,
+) -> Outcome<Counted> {
+    match open_gpu::<G>(request, control, configure)? {
         Some(mut gpu) => {
+            let mut progress = |nodes| control.set_nodes(nodes);
             if request.divide {
-                let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
-                return Ok(Counted::Divided(
-                    divided.into_iter().map(|(point, count)| (point.to_string(), count)).collect(),
-                ));
+                let divided = gpu.divide(root, request.depth, &mut progress)?;
+                return Ok(Counted::Divided(divided.into_iter().map(|(mv, count)| (name(mv), count)).collect()));
             }
-            let totals =
-                gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
-            Ok(Counted::Total(totals[0]))
+            Ok(Counted::Total(gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut progress)?[0]))
         }
         None => {
             let pool = pool(request.threads)?;
-            let children = game::named_children::<GoGame>(root, |point| point.to_string());
+            let children = game::named_children::<G>(root, name);
             by_root_move(children, request, control, |child, depth| {
-                pool.install(|| go::perft::perft_parallel_until(child, depth, &control.cancel))
-                    .ok_or(Failure::Cancelled)
+                pool.install(|| G::perft_until(child, depth, &control.cancel)).ok_or(Failure::Cancelled)
             })
         }
     }

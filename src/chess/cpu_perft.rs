@@ -166,29 +166,53 @@ impl CpuPerft {
     ) -> Option<Vec<u64>> {
         let table = self.table.as_deref();
         let lookup = crate::chess::fast_perft::SliderLookup::selected();
+        let counts = self.over_roots(
+            roots,
+            depth,
+            progress,
+            |root, depth| match (depth, table) {
+                (0 | 1, _) => Some(perft::perft(root, depth)),
+                (_, Some(table)) => perft_hashed_parallel_until(root, depth, table, stop),
+                (_, None) => perft::perft_parallel_until(root, depth, lookup, stop),
+            },
+            |nodes| *nodes,
+        );
+        counts.into_iter().collect()
+    }
+
+    /// Counts every root on the pool: one under two plies at once, a deeper
+    /// one with its root moves spread over the threads, each move a part of
+    /// `progress`. `count` counts a position to a depth (with depth under
+    /// 2, a root itself); `nodes` reads a count's nodes (None: stopped).
+    fn over_roots<T: Send + std::iter::Sum<T>>(
+        &self,
+        roots: &[Position],
+        depth: u32,
+        progress: &dyn PerftProgress,
+        count: impl Fn(&Position, u32) -> T + Sync,
+        nodes: impl Fn(&T) -> Option<u64> + Sync,
+    ) -> Vec<T> {
         self.pool.install(|| {
             roots
                 .iter()
                 .map(|root| {
                     if depth < 2 {
-                        let nodes = perft::perft(root, depth);
-                        progress.add(nodes);
-                        return Some(nodes);
+                        let counted = count(root, depth);
+                        progress.add(nodes(&counted).unwrap_or(0));
+                        return counted;
                     }
                     let moves = root.legal_moves();
                     progress.add_parts(moves.len() as u64);
                     moves
                         .par_iter()
                         .map(|mv| {
-                            let child = root.make_move(*mv);
-                            let nodes = match table {
-                                Some(table) => perft_hashed_parallel_until(&child, depth - 1, table, stop),
-                                None => perft::perft_parallel_until(&child, depth - 1, lookup, stop),
-                            }?;
-                            progress.part_done(nodes);
-                            Some(nodes)
+                            let counted = count(&root.make_move(*mv), depth - 1);
+                            if let Some(nodes) = nodes(&counted) {
+                                progress.part_done(nodes);
+                            }
+                            counted
                         })
-                        .sum::<Option<u64>>()
+                        .sum()
                 })
                 .collect()
         })
@@ -207,32 +231,17 @@ impl CpuPerft {
     /// when the engine was built with one).
     pub fn perft_stats(&mut self, roots: &[Position], depth: u32, progress: &dyn PerftProgress) -> Vec<PerftStats> {
         let table = self.stats_table.as_deref();
-        self.pool.install(|| {
-            roots
-                .iter()
-                .map(|root| {
-                    if depth < 2 {
-                        let stats = stats::perft_stats(root, depth);
-                        progress.add(stats.nodes);
-                        return stats;
-                    }
-                    let moves = root.legal_moves();
-                    progress.add_parts(moves.len() as u64);
-                    moves
-                        .par_iter()
-                        .map(|mv| {
-                            let child = root.make_move(*mv);
-                            let stats = match table {
-                                Some(table) => stats::perft_stats_hashed_parallel(&child, depth - 1, table),
-                                None => stats::perft_stats_parallel(&child, depth - 1),
-                            };
-                            progress.part_done(stats.nodes);
-                            stats
-                        })
-                        .sum()
-                })
-                .collect()
-        })
+        self.over_roots(
+            roots,
+            depth,
+            progress,
+            |root, depth| match (depth, table) {
+                (0 | 1, _) => stats::perft_stats(root, depth),
+                (_, Some(table)) => stats::perft_stats_hashed_parallel(root, depth, table),
+                (_, None) => stats::perft_stats_parallel(root, depth),
+            },
+            |stats| Some(stats.nodes),
+        )
     }
 
     /// The statistics below each root move, sorted by the move's UCI text.

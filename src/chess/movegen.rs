@@ -416,6 +416,19 @@ impl Position {
         Context::new(self).generate(self, &mut visit);
     }
 
+    /// The sum of `count` over every child (a position one legal move
+    /// away), from the reference generator: the walk of every perft that
+    /// recurses through it.
+    #[inline]
+    pub fn sum_over_children<T: std::ops::AddAssign + Default>(&self, mut count: impl FnMut(&Position) -> T) -> T {
+        let mut sum = T::default();
+        let special = self.special_squares();
+        self.generate_piece_moves(|piece_moves| {
+            piece_moves.for_each_move(special, |mv| sum += count(&self.make_move_of(piece_moves.piece, mv)));
+        });
+        sum
+    }
+
     /// The legal moves of each piece that has any.
     pub fn piece_moves(&self) -> Vec<PieceMoves> {
         let mut all = Vec::with_capacity(16);
@@ -495,21 +508,33 @@ impl Position {
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, crate::chess::error::MoveError> {
         use crate::chess::error::MoveError;
         let syntax = || MoveError::Syntax { found: text.to_owned() };
-        if !(text.len() == 4 || text.len() == 5) || !text.is_ascii() {
-            return Err(syntax());
-        }
-        let from: Square = text[0..2].parse().map_err(|_| syntax())?;
-        let to: Square = text[2..4].parse().map_err(|_| syntax())?;
-        let promotion = match text.as_bytes().get(4) {
-            None => None,
-            Some(letter) => match Piece::from_fen_letter(char::from(*letter)) {
-                Some((Color::Black, piece)) if Piece::PROMOTIONS.contains(&piece) => Some(piece),
-                _ => return Err(syntax()),
-            },
-        };
+        let (from, to, promotion) =
+            uci_board_move(text, |piece| Piece::PROMOTIONS.contains(&piece)).ok_or_else(syntax)?;
         find_uci_move(&self.legal_moves(), from, to, promotion)
             .ok_or_else(|| MoveError::Illegal { uci: text.to_owned(), fen: self.to_fen() })
     }
+}
+
+/// The squares and promotion piece a UCI board move (`e2e4`, `e7e8q`)
+/// names, the promotion written in lower case and one that `promotes_to`
+/// allows; None for any other text.
+pub(crate) fn uci_board_move(
+    text: &str,
+    promotes_to: impl Fn(Piece) -> bool,
+) -> Option<(Square, Square, Option<Piece>)> {
+    if !(text.len() == 4 || text.len() == 5) || !text.is_ascii() {
+        return None;
+    }
+    let from = text[0..2].parse().ok()?;
+    let to = text[2..4].parse().ok()?;
+    let promotion = match text.as_bytes().get(4) {
+        None => None,
+        Some(letter) => match Piece::from_fen_letter(char::from(*letter)) {
+            Some((Color::Black, piece)) if promotes_to(piece) => Some(piece),
+            _ => return None,
+        },
+    };
+    Some((from, to, promotion))
 }
 
 /// The move of `legal` that UCI's `from`, `to` and `promotion` name: the

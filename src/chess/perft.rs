@@ -33,16 +33,7 @@ pub fn perft_reference(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => u64::from(position.legal_move_count()),
-        _ => {
-            let mut nodes = 0;
-            let special = position.special_squares();
-            position.generate_piece_moves(|piece_moves| {
-                piece_moves.for_each_move(special, |mv| {
-                    nodes += perft_reference(&position.make_move_of(piece_moves.piece, mv), depth - 1);
-                });
-            });
-            nodes
-        }
+        _ => position.sum_over_children(|child| perft_reference(child, depth - 1)),
     }
 }
 

@@ -273,13 +273,7 @@ pub fn perft_stats_hashed(position: &Position, depth: u32, table: &StatsTable) -
     if let Some(stats) = table.probe(key, depth) {
         return stats;
     }
-    let mut stats = PerftStats::default();
-    let special = position.special_squares();
-    position.generate_piece_moves(|piece_moves| {
-        piece_moves.for_each_move(special, |mv| {
-            stats += perft_stats_hashed(&position.make_move_of(piece_moves.piece, mv), depth - 1, table);
-        });
-    });
+    let stats = position.sum_over_children(|child| perft_stats_hashed(child, depth - 1, table));
     table.store(key, depth, stats);
     stats
 }

@@ -192,13 +192,7 @@ pub fn perft_hashed(position: &Position, depth: u32, table: &TranspositionTable)
         table.store(key, depth, nodes);
         return nodes;
     }
-    let mut nodes = 0;
-    let special = position.special_squares();
-    position.generate_piece_moves(|piece_moves| {
-        piece_moves.for_each_move(special, |mv| {
-            nodes += perft_hashed(&position.make_move_of(piece_moves.piece, mv), depth - 1, table);
-        });
-    });
+    let nodes = position.sum_over_children(|child| perft_hashed(child, depth - 1, table));
     table.store(key, depth, nodes);
     nodes
 }

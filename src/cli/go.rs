@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Subcommand;
 use gpu_movegen::go::GoGame;
 use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoMoveGenerator, GoPerftOptions, GoPositionMoves, GpuPlayouts};
-use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, PlayoutRunner, SearchSettings};
+use gpu_movegen::go::gtp::{CpuPlayouts, GtpEngine, PlayoutBatch, PlayoutRunner, SearchSettings};
 use gpu_movegen::go::perft::perft_parallel;
 use gpu_movegen::go::playout::{playouts, random_positions};
 use gpu_movegen::go::sgf::read_sgf;
@@ -222,13 +222,11 @@ impl PlayoutRunner for Playouts {
     fn run(
         &mut self,
         positions: &[Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
+        batch: PlayoutBatch,
     ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
         match self {
-            Playouts::Cpu(pool) => pool.install(|| CpuPlayouts.run(positions, per_position, seed, first_stream)),
-            Playouts::Gpu(gpu) => gpu.run(positions, per_position, seed, first_stream),
+            Playouts::Cpu(pool) => pool.install(|| CpuPlayouts.run(positions, batch)),
+            Playouts::Gpu(gpu) => gpu.run(positions, batch),
         }
     }
 }
@@ -246,11 +244,9 @@ impl PlayoutRunner for ServingPlayouts {
     fn run(
         &mut self,
         positions: &[Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
+        batch: PlayoutBatch,
     ) -> Result<Vec<gpu_movegen::go::PlayoutResult>, String> {
-        match self.playouts.run(positions, per_position, seed, first_stream) {
+        match self.playouts.run(positions, batch) {
             Err(error) if matches!(self.playouts, Playouts::Gpu(_)) => {
                 let pool = thread_pool(self.threads).map_err(|failure| failure.message().to_owned())?;
                 eprintln!(
@@ -259,7 +255,7 @@ impl PlayoutRunner for ServingPlayouts {
                     gpu_movegen::threads::describe(pool.current_num_threads())
                 );
                 self.playouts = Playouts::Cpu(pool);
-                self.playouts.run(positions, per_position, seed, first_stream)
+                self.playouts.run(positions, batch)
             }
             outcome => outcome,
         }
@@ -285,7 +281,8 @@ fn run_playouts(arguments: GoPlayoutArgs) -> Result<ExitCode, CliError> {
     while done < arguments.playouts {
         let part = (arguments.playouts - done).min(BATCH);
         // Only the GPU's runner fails, and only for the device's reasons.
-        let results = runner.run(&[position], part, arguments.seed, done).map_err(CliError::Gpu)?;
+        let batch = PlayoutBatch { per_position: part, seed: arguments.seed, first_stream: done };
+        let results = runner.run(&[position], batch).map_err(CliError::Gpu)?;
         for result in &results {
             match result.winner_sign(komi) {
                 1 => black += 1,

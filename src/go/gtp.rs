@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::board::Color;
 use super::handicap::{fixed_handicap, free_handicap};
 use super::ownership::{Judgement, OWNERSHIP_PLAYOUTS, Ownership};
-pub use super::playout::{CpuPlayouts, PlayoutRunner};
+pub use super::playout::{CpuPlayouts, PlayoutBatch, PlayoutRunner};
 use super::position::{GoError, MAX_SIZE, Move, Position, parse_color};
 
 /// How `genmove` searches.
@@ -553,11 +553,9 @@ impl<R: PlayoutRunner> GtpEngine<R> {
             let mut done = 0;
             while done < per_child {
                 let part = (per_child - done).min(round);
-                let first_stream = done.wrapping_mul(children.len() as u32);
-                let results = self
-                    .runner
-                    .run(&children, part, seed, first_stream)
-                    .map_err(|error| format!("playouts failed: {error}"))?;
+                let batch =
+                    PlayoutBatch { per_position: part, seed, first_stream: done.wrapping_mul(children.len() as u32) };
+                let results = self.runner.run(&children, batch).map_err(|error| format!("playouts failed: {error}"))?;
                 if results.len() != children.len() * part as usize {
                     return Err("playouts failed: a short batch came back".into());
                 }

@@ -97,17 +97,23 @@ pub fn random_positions(size: u32, count: usize, seed: u64) -> Result<Vec<super:
     Ok(positions)
 }
 
-/// Runs playouts for `genmove`: `per_position` playouts from each position,
-/// playout `i` of the whole batch seeded with stream `first_stream + i` of `seed`.
+/// A batch of playouts: `per_position` from each position, playout `i` of
+/// the whole batch seeded with stream `first_stream + i` of `seed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayoutBatch {
+    /// Playouts from each position.
+    pub per_position: u32,
+    /// The seed of every playout's stream.
+    pub seed: u32,
+    /// The stream of the batch's first playout.
+    pub first_stream: u32,
+}
+
+/// Runs playouts for `genmove`.
 pub trait PlayoutRunner {
-    /// The playouts' results, in order, or why they could not be run.
-    fn run(
-        &mut self,
-        positions: &[super::Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
-    ) -> Result<Vec<PlayoutResult>, String>;
+    /// The results of `batch`'s playouts from `positions`, in order, or why
+    /// they could not be run.
+    fn run(&mut self, positions: &[super::Position], batch: PlayoutBatch) -> Result<Vec<PlayoutResult>, String>;
 }
 
 /// Playouts on the CPU's threads.
@@ -115,13 +121,8 @@ pub trait PlayoutRunner {
 pub struct CpuPlayouts;
 
 impl PlayoutRunner for CpuPlayouts {
-    fn run(
-        &mut self,
-        positions: &[super::Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
-    ) -> Result<Vec<PlayoutResult>, String> {
+    fn run(&mut self, positions: &[super::Position], batch: PlayoutBatch) -> Result<Vec<PlayoutResult>, String> {
+        let PlayoutBatch { per_position, seed, first_stream } = batch;
         let mut results = Vec::with_capacity(positions.len() * per_position as usize);
         for (index, position) in positions.iter().enumerate() {
             let stream = first_stream.wrapping_add(index as u32 * per_position);

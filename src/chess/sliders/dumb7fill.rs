@@ -3,7 +3,8 @@
 //! ones. Fewer operations per step, more steps. CPU twin of
 //! `shaders/chess/sliders/dumb7fill.wgsl`.
 
-use super::kogge_stone::{LEFT_WRAPS, Lanes, RIGHT_WRAPS, and, lanes_union, or, shift_left, shift_right};
+use super::kogge_stone::{Lanes, and, both_halves, lanes_union, one_slider, or};
+use crate::chess::tables::{BISHOP_RAYS, ROOK_RAYS};
 
 #[inline]
 fn fill(sliders: u64, empty: u64, wraps: Lanes, shift: fn(Lanes, u32) -> Lanes) -> u64 {
@@ -20,17 +21,17 @@ fn fill(sliders: u64, empty: u64, wraps: Lanes, shift: fn(Lanes, u32) -> Lanes) 
 /// letting rays through (set-wise).
 #[inline]
 pub fn queen_attacks_setwise(sliders: u64, empty: u64) -> u64 {
-    fill(sliders, empty, LEFT_WRAPS, shift_left) | fill(sliders, empty, RIGHT_WRAPS, shift_right)
+    both_halves(fill, sliders, empty)
 }
 
 /// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
-    queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::ROOK_RAYS[square as usize]
+    one_slider(queen_attacks_setwise, square, occupied, &ROOK_RAYS)
 }
 
 /// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
-    queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::BISHOP_RAYS[square as usize]
+    one_slider(queen_attacks_setwise, square, occupied, &BISHOP_RAYS)
 }

@@ -86,7 +86,25 @@ fn fill(sliders: u64, empty: u64, wraps: Lanes, shift: fn(Lanes, u32) -> Lanes) 
 /// squares in `empty` letting rays through (set-wise, as the vectorised generator uses it).
 #[inline]
 pub fn queen_attacks_setwise(sliders: u64, empty: u64) -> u64 {
+    both_halves(fill, sliders, empty)
+}
+
+/// A fill of one half's four lanes: the sliders spread through `empty`,
+/// the wrap masks and the shift saying which half.
+pub(crate) type LaneFill = fn(u64, u64, Lanes, fn(Lanes, u32) -> Lanes) -> u64;
+
+/// The eight directions' attacks of `sliders` by `fill`: the left shifts'
+/// four lanes, then the right shifts'.
+#[inline(always)]
+pub(crate) fn both_halves(fill: LaneFill, sliders: u64, empty: u64) -> u64 {
     fill(sliders, empty, LEFT_WRAPS, shift_left) | fill(sliders, empty, RIGHT_WRAPS, shift_right)
+}
+
+/// The attacks of one slider on `square` from a set-wise fill, masked to
+/// its piece's `rays`.
+#[inline(always)]
+pub(crate) fn one_slider(queen_setwise: fn(u64, u64) -> u64, square: u8, occupied: u64, rays: &[u64; 64]) -> u64 {
+    queen_setwise(1 << square, !occupied) & rays[square as usize]
 }
 
 /// Rook attacks from `square` given the occupied squares.

@@ -33,22 +33,26 @@ fn negative_ray(square: u8, occupied: u64, direction: usize) -> u64 {
     ray ^ RAYS[direction][nearest as usize]
 }
 
+/// The attacks along two lines through `square`: positive and negative
+/// rays `first` and `first + 1` (0: the rook's lines, 2: the bishop's).
+#[inline]
+fn two_lines(square: u8, occupied: u64, first: usize) -> u64 {
+    positive_ray(square, occupied, POSITIVE[first])
+        | positive_ray(square, occupied, POSITIVE[first + 1])
+        | negative_ray(square, occupied, NEGATIVE[first])
+        | negative_ray(square, occupied, NEGATIVE[first + 1])
+}
+
 /// The rook's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
-    positive_ray(square, occupied, POSITIVE[0])
-        | positive_ray(square, occupied, POSITIVE[1])
-        | negative_ray(square, occupied, NEGATIVE[0])
-        | negative_ray(square, occupied, NEGATIVE[1])
+    two_lines(square, occupied, 0)
 }
 
 /// The bishop's attacks from `square` over `occupied`, blockers included.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
-    positive_ray(square, occupied, POSITIVE[2])
-        | positive_ray(square, occupied, POSITIVE[3])
-        | negative_ray(square, occupied, NEGATIVE[2])
-        | negative_ray(square, occupied, NEGATIVE[3])
+    two_lines(square, occupied, 2)
 }
 
 /// East attacks of every rook in `rooks` at once: the h-file

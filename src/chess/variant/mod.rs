@@ -69,15 +69,15 @@ impl Variant {
     ];
 
     /// The seven variants besides standard chess.
-    pub const VARIANTS: [Variant; 7] = [
-        Variant::Antichess,
-        Variant::Atomic,
-        Variant::KingOfTheHill,
-        Variant::ThreeCheck,
-        Variant::Horde,
-        Variant::RacingKings,
-        Variant::Crazyhouse,
-    ];
+    pub const VARIANTS: [Variant; 7] = {
+        let mut variants = [Variant::Chess; 7];
+        let mut index = 0;
+        while index < variants.len() {
+            variants[index] = Variant::ALL[index + 1];
+            index += 1;
+        }
+        variants
+    };
 
     /// The UCI_Variant name (Fairy-Stockfish, python-chess): `chess`,
     /// `antichess`, `atomic`, `kingofthehill`, `3check`, `horde`,

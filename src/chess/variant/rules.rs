@@ -335,18 +335,8 @@ impl VariantPosition {
             let drop = Move::drop(piece, square);
             return legal.iter().find(|mv| **mv == drop).copied().ok_or_else(illegal);
         }
-        if !(text.len() == 4 || text.len() == 5) {
-            return Err(syntax());
-        }
-        let from: Square = text[0..2].parse().map_err(|_| syntax())?;
-        let to: Square = text[2..4].parse().map_err(|_| syntax())?;
-        let promotion = match text.as_bytes().get(4) {
-            None => None,
-            Some(letter) => match Piece::from_fen_letter(char::from(*letter)) {
-                Some((Color::Black, piece)) if piece != Piece::Pawn => Some(piece),
-                _ => return Err(syntax()),
-            },
-        };
+        let (from, to, promotion) =
+            crate::chess::movegen::uci_board_move(text, |piece| piece != Piece::Pawn).ok_or_else(syntax)?;
         crate::chess::movegen::find_uci_move(&legal, from, to, promotion).ok_or_else(illegal)
     }
 }

@@ -4,9 +4,9 @@
 
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
 use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
-#[cfg(not(target_arch = "wasm32"))]
-use crate::go::playout::PlayoutRunner;
 use crate::go::playout::move_cap;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::go::playout::{PlayoutBatch, PlayoutRunner};
 use crate::go::{PlayoutResult, Position};
 use crate::gpu::{GpuContext, GpuError};
 
@@ -146,13 +146,7 @@ impl GpuPlayouts {
 // The GTP engine's runner blocks on each batch: native only.
 #[cfg(not(target_arch = "wasm32"))]
 impl PlayoutRunner for GpuPlayouts {
-    fn run(
-        &mut self,
-        positions: &[Position],
-        per_position: u32,
-        seed: u32,
-        first_stream: u32,
-    ) -> Result<Vec<PlayoutResult>, String> {
-        self.playouts(positions, per_position, seed, first_stream).map_err(|error| error.to_string())
+    fn run(&mut self, positions: &[Position], batch: PlayoutBatch) -> Result<Vec<PlayoutResult>, String> {
+        self.playouts(positions, batch.per_position, batch.seed, batch.first_stream).map_err(|error| error.to_string())
     }
 }

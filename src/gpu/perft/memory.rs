@@ -125,28 +125,23 @@ pub fn memory_module(layout: &MemoryLayout) -> String {
         }
         let _ = writeln!(text, "\nconst ARENA_BINDING_SHIFT: u32 = {shift}u;");
         text.push_str("const ARENA_BINDING_MASK: u32 = (1u << ARENA_BINDING_SHIFT) - 1u;\n\n");
-        text.push_str("fn perft_record(slot: u32) -> PerftRecord {\n    let index = slot & ARENA_BINDING_MASK;\n");
-        text.push_str("    switch slot >> ARENA_BINDING_SHIFT {\n");
-        for index in 1..layout.arena_bindings {
-            let _ = writeln!(
-                text,
-                "        case {index}u: {{\n            return {}[index];\n        }}",
-                arena_name(index)
-            );
-        }
-        text.push_str("        default: {\n            return arena[index];\n        }\n    }\n}\n\n");
-        text.push_str(
-            "fn perft_store_record(slot: u32, record: PerftRecord) {\n    let index = slot & ARENA_BINDING_MASK;\n",
+        let select_arena = "    let index = slot & ARENA_BINDING_MASK;\n    switch slot >> ARENA_BINDING_SHIFT {";
+        let arena = |index| arena_name(index);
+        write_switch(
+            &mut text,
+            "fn perft_record(slot: u32) -> PerftRecord {",
+            select_arena,
+            layout.arena_bindings,
+            |index| format!("return {}[index];", arena(index)),
         );
-        text.push_str("    switch slot >> ARENA_BINDING_SHIFT {\n");
-        for index in 1..layout.arena_bindings {
-            let _ = writeln!(
-                text,
-                "        case {index}u: {{\n            {}[index] = record;\n        }}",
-                arena_name(index)
-            );
-        }
-        text.push_str("        default: {\n            arena[index] = record;\n        }\n    }\n}\n");
+        text.push('\n');
+        write_switch(
+            &mut text,
+            "fn perft_store_record(slot: u32, record: PerftRecord) {",
+            select_arena,
+            layout.arena_bindings,
+            |index| format!("{}[index] = record;", arena(index)),
+        );
     }
     text.push('\n');
     if layout.table_bindings == 0 {
@@ -182,23 +177,35 @@ pub fn memory_module(layout: &MemoryLayout) -> String {
         );
         return text;
     }
-    text.push_str("\nfn table_word(shard: u32, word: u32) -> u32 {\n    switch shard {\n");
-    for index in 1..layout.table_bindings {
-        let _ = writeln!(
-            text,
-            "        case {index}u: {{\n            return atomicLoad(&table_{index}[word]);\n        }}"
-        );
-    }
-    text.push_str("        default: {\n            return atomicLoad(&table_0[word]);\n        }\n    }\n}\n\n");
-    text.push_str("fn table_set_word(shard: u32, word: u32, value: u32) {\n    switch shard {\n");
-    for index in 1..layout.table_bindings {
-        let _ = writeln!(
-            text,
-            "        case {index}u: {{\n            atomicStore(&table_{index}[word], value);\n        }}"
-        );
-    }
-    text.push_str("        default: {\n            atomicStore(&table_0[word], value);\n        }\n    }\n}\n");
+    text.push('\n');
+    let select_shard = "    switch shard {";
+    write_switch(
+        &mut text,
+        "fn table_word(shard: u32, word: u32) -> u32 {",
+        select_shard,
+        layout.table_bindings,
+        |index| format!("return atomicLoad(&table_{index}[word]);"),
+    );
+    text.push('\n');
+    write_switch(
+        &mut text,
+        "fn table_set_word(shard: u32, word: u32, value: u32) {",
+        select_shard,
+        layout.table_bindings,
+        |index| format!("atomicStore(&table_{index}[word], value);"),
+    );
     text
+}
+
+/// Writes a WGSL function, `header` then `select` (which opens a switch),
+/// that runs `body(binding)` for the binding the switch picks: one case
+/// for each of bindings 1 to `bindings - 1`, binding 0 the default.
+fn write_switch(text: &mut String, header: &str, select: &str, bindings: u32, body: impl Fn(u32) -> String) {
+    let _ = writeln!(text, "{header}\n{select}");
+    for index in 1..bindings {
+        let _ = writeln!(text, "        case {index}u: {{\n            {}\n        }}", body(index));
+    }
+    let _ = writeln!(text, "        default: {{\n            {}\n        }}\n    }}\n}}", body(0));
 }
 
 fn arena_name(index: u32) -> String {
