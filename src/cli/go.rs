@@ -175,10 +175,10 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     let mut stdout = std::io::stdout().lock();
     let depth = arguments.depth;
     let counts: Vec<(Option<Point>, u64)> = if arguments.divide {
-        let rows = engine.divide(&position, depth, &mut |nodes| progress.set(nodes))?;
+        let rows = engine.divide(&position, depth, &|nodes| progress.set(nodes))?;
         rows.into_iter().map(|(point, count)| (Some(point), count)).collect()
     } else {
-        vec![(None, engine.perft(&[position], depth, &mut |nodes| progress.set(nodes))?[0])]
+        vec![(None, engine.perft(&[position], depth, &|nodes| progress.set(nodes))?[0])]
     };
     let nodes: u64 = counts.iter().map(|(_, count)| count).sum();
     if arguments.divide {

@@ -387,6 +387,16 @@ fn engine_for<E>(
     Ok(&mut slot.as_mut().expect("opened").2)
 }
 
+/// A chess divide's rows named in UCI (castling as king takes rook with
+/// `chess960`), or None where it was stopped.
+fn uci_rows(
+    divided: Result<Option<Vec<(gpu_movegen::Move, u64)>>, CliError>,
+    chess960: bool,
+) -> Result<Option<Vec<(String, u64)>>, String> {
+    let divided = divided.map_err(|error| error.message().to_owned())?;
+    Ok(divided.map(|rows| rows.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()))
+}
+
 /// How the UCI front end counts: `settings` as the command line's options.
 fn counting_of(settings: Settings) -> CountingArgs {
     CountingArgs {
@@ -492,23 +502,13 @@ impl Game for Chess {
             let engine = engine_for(&mut self.variant_engine, settings, depth, |deepest| {
                 super::variant::VariantEngine::open(variant, counting_of(settings), deepest)
             })?;
-            let quiet = Progress::new(true);
-            let divided = engine
-                .divide_until(&self.variant_position, depth, &quiet, stop)
-                .map_err(|error| error.message().to_owned())?;
-            let chess960 = self.chess960 || self.variant_position.board().is_chess960();
-            return Ok(divided.map(|divided| {
-                divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()
-            }));
+            let divided = engine.divide_until(&self.variant_position, depth, &Progress::new(true), stop);
+            return uci_rows(divided, self.chess960 || self.variant_position.board().is_chess960());
         }
         let engine =
             engine_for(&mut self.engine, settings, depth, |deepest| Engine::open(counting_of(settings), deepest))?;
-        let quiet = Progress::new(true);
-        let divided =
-            engine.divide_until(&self.position, depth, &quiet, stop).map_err(|error| error.message().to_owned())?;
-        let chess960 = self.chess960 || self.position.is_chess960();
-        Ok(divided
-            .map(|divided| divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()))
+        let divided = engine.divide_until(&self.position, depth, &Progress::new(true), stop);
+        uci_rows(divided, self.chess960 || self.position.is_chess960())
     }
 
     fn show(&self) -> String {
@@ -585,7 +585,7 @@ impl Game for Shogi {
             super::shogi::open_engine(settings.backend, settings.threads, None, hash, deepest, true)
         })?;
         let divided = engine
-            .divide_until(&self.position, depth, &mut |_| {}, stop)
+            .divide_until(&self.position, depth, &|_| {}, stop)
             .map_err(|error| CliError::from(error).message().to_owned())?;
         Ok(divided.map(|divided| divided.into_iter().map(|(mv, count)| (mv.to_string(), count)).collect()))
     }

@@ -169,7 +169,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         for (line, sfen, position, expected) in entries {
             let mut ok = true;
             for (depth, count) in expected.into_iter().filter(|(depth, _)| *depth <= max_depth) {
-                let actual = engine.perft(&[position], depth, &mut |_| {})?[0];
+                let actual = engine.perft(&[position], depth, &|_| {})?[0];
                 nodes += actual;
                 if actual != count {
                     ok = false;
@@ -188,14 +188,14 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         gpu_movegen::shogi::perft::perft(&position, 2),
     );
     let nodes = if arguments.divide {
-        let counts = engine.divide(&position, arguments.depth, &mut |_| {})?;
+        let counts = engine.divide(&position, arguments.depth, &|_| {})?;
         for (mv, nodes) in &counts {
             writeln!(stdout, "{mv}: {nodes}")?;
         }
         writeln!(stdout)?;
         counts.iter().map(|(_, nodes)| nodes).sum()
     } else {
-        engine.perft(&[position], arguments.depth, &mut |_| {})?[0]
+        engine.perft(&[position], arguments.depth, &|_| {})?[0]
     };
     summary(arguments.quiet, nodes, started, &engine.describe());
     writeln!(stdout, "Nodes searched: {nodes}")?;
@@ -230,7 +230,7 @@ fn run_verify(
         }
     }
     for depth in 1..=2 {
-        let counts = engine.perft(&positions, depth, &mut |_| {})?;
+        let counts = engine.perft(&positions, depth, &|_| {})?;
         for (index, (position, gpu)) in positions.iter().zip(counts).enumerate() {
             let cpu = gpu_movegen::shogi::perft::perft_parallel(position, depth);
             if gpu != cpu {

@@ -10,9 +10,8 @@ use gpu_movegen::Move;
 use gpu_movegen::chess::gpu::{ChessVariants, VariantGpuPerft, VariantKernels, VariantPerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
-use gpu_movegen::game;
 use gpu_movegen::gpu::GpuContext;
-use gpu_movegen::gpu::perft::DevicePool;
+use gpu_movegen::gpu::perft::Counter;
 use serde_json::{Map, Value, json};
 
 use super::common::{Backend, CliError, DeviceCount, Progress, open_backend};
@@ -28,12 +27,9 @@ pub fn parse_variant_fen(variant: Variant, fen: &str, what: &str) -> Result<Vari
     VariantPosition::from_fen(variant, fen).map_err(|error| CliError::Usage(format!("{what}: {variant}: {error}")))
 }
 
-/// Where a variant's perft runs.
-pub enum VariantEngine {
-    Cpu(rayon::ThreadPool),
-    Gpu(Box<VariantGpuPerft>, String),
-    Devices(Box<DevicePool<ChessVariants>>, String),
-}
+/// Where a variant's perft runs (the CPU's threads, one GPU or several):
+/// the library's counter, with the command line's progress and errors.
+pub struct VariantEngine(Counter<ChessVariants>);
 
 impl VariantEngine {
     /// An engine for `variant` as `counting` asks; `depth` sizes the GPU's table.
@@ -74,64 +70,29 @@ impl VariantEngine {
                 return Err(CliError::Usage("--devices counts on GPUs; it cannot go with --backend cpu".to_owned()));
             }
             let (pool, description) = super::common::open_device_pool(devices, open_on)?;
-            return Ok(VariantEngine::Devices(Box::new(pool), description));
+            return Ok(VariantEngine(Counter::Devices(Box::new(pool), description)));
         }
         let gpu = || -> Result<VariantEngine, gpu_movegen::gpu::GpuError> {
             let context = super::common::open_gpu()?;
             let (engine, description) = open_on(&context)?;
-            Ok(VariantEngine::Gpu(Box::new(engine), description))
+            Ok(VariantEngine(Counter::Gpu(Box::new(engine), description)))
         };
-        open_backend(backend, gpu, || Ok(VariantEngine::Cpu(super::common::thread_pool(threads)?)))
+        open_backend(backend, gpu, || Ok(VariantEngine(Counter::Cpu(super::common::thread_pool(threads)?))))
     }
 
     pub fn describe(&self) -> String {
-        match self {
-            VariantEngine::Cpu(pool) => {
-                format!("CPU, {}", gpu_movegen::threads::describe(pool.current_num_threads()))
-            }
-            VariantEngine::Gpu(_, description) => format!("GPU, {description}"),
-            VariantEngine::Devices(_, description) => description.clone(),
-        }
+        self.0.describe()
     }
 
     /// `"gpu"` or `"cpu"`, as JSON reports name the backend.
     pub fn backend_name(&self) -> &'static str {
-        if let VariantEngine::Cpu(_) = self { "cpu" } else { "gpu" }
+        if self.0.on_cpu() { "cpu" } else { "gpu" }
     }
 
     /// Perft of every root to `depth`.
     pub fn perft(&mut self, roots: &[VariantPosition], depth: u32, progress: &Progress) -> Result<Vec<u64>, CliError> {
-        match self {
-            VariantEngine::Cpu(pool) => {
-                let counts: Vec<u64> = pool.install(|| {
-                    roots
-                        .iter()
-                        .map(|root| {
-                            let nodes = variant::perft_parallel(root, depth);
-                            progress.add(nodes);
-                            nodes
-                        })
-                        .collect()
-                });
-                Ok(counts)
-            }
-            VariantEngine::Gpu(gpu, _) => {
-                let base = progress.nodes();
-                Ok(gpu.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
-            }
-            VariantEngine::Devices(pool, _) => {
-                let base = progress.nodes();
-                let show = |state: &gpu_movegen::gpu::perft::PoolProgress| {
-                    progress.set(base + state.nodes.iter().sum::<u64>());
-                };
-                pool.perft_wide(roots, depth, &show)?
-                    .into_iter()
-                    .map(|count| {
-                        u64::try_from(count).map_err(|_| CliError::Gpu(format!("a perft({depth}) count passes 2^64")))
-                    })
-                    .collect()
-            }
-        }
+        let base = progress.nodes();
+        Ok(self.0.perft(roots, depth, &|nodes| progress.set(base + nodes))?)
     }
 
     /// Perft of one root in 128 bits.
@@ -141,24 +102,8 @@ impl VariantEngine {
         depth: u32,
         progress: &Progress,
     ) -> Result<u128, CliError> {
-        match self {
-            VariantEngine::Gpu(gpu, _) => {
-                let base = progress.nodes();
-                Ok(gpu.perft_wide(std::slice::from_ref(position), depth, &mut |nodes| progress.set(base + nodes))?[0])
-            }
-            VariantEngine::Devices(pool, _) => {
-                let base = progress.nodes();
-                let show = |state: &gpu_movegen::gpu::perft::PoolProgress| {
-                    progress.set(base + state.nodes.iter().sum::<u64>());
-                };
-                Ok(pool.perft_wide(std::slice::from_ref(position), depth, &show)?[0])
-            }
-            VariantEngine::Cpu(_) => {
-                // By root move, added in 128 bits: no variant's count passes 2^64 below a root move at any depth counted on a CPU.
-                Ok(self.divide(position, depth, progress)?.iter().map(|(_, nodes)| u128::from(*nodes)).sum::<u128>()
-                    + u128::from(depth == 0))
-            }
-        }
+        let base = progress.nodes();
+        Ok(self.0.perft_wide(std::slice::from_ref(position), depth, &|nodes| progress.set(base + nodes))?[0])
     }
 
     /// Each legal move with perft(depth - 1) of its child, in UCI order.
@@ -168,14 +113,8 @@ impl VariantEngine {
         depth: u32,
         progress: &Progress,
     ) -> Result<Vec<(Move, u64)>, CliError> {
-        if let VariantEngine::Cpu(pool) = self {
-            let divided = pool.install(|| game::divide::<ChessVariants>(position, depth));
-            progress.add(divided.iter().map(|(_, nodes)| nodes).sum());
-            return Ok(divided);
-        }
-        game::divide_with::<ChessVariants, _, _>(position, depth, |children, below| {
-            self.perft(children, below, progress)
-        })
+        let base = progress.nodes();
+        Ok(self.0.divide(position, depth, &|nodes| progress.set(base + nodes))?)
     }
 
     /// [`VariantEngine::divide`] that setting `stop` ends early with
@@ -187,16 +126,8 @@ impl VariantEngine {
         progress: &Progress,
         stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
-        match self {
-            VariantEngine::Cpu(pool) => Ok(game::divide_until::<ChessVariants>(pool, position, depth, stop)),
-            VariantEngine::Gpu(gpu, _) => {
-                let base = progress.nodes();
-                let divided =
-                    gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |nodes| progress.set(base + nodes)));
-                super::engine::until(divided.map_err(CliError::from), stop)
-            }
-            VariantEngine::Devices(..) => super::engine::until(self.divide(position, depth, progress), stop),
-        }
+        let base = progress.nodes();
+        Ok(self.0.divide_until(position, depth, &|nodes| progress.set(base + nodes), stop)?)
     }
 }
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{PerftEngine, PerftGame, PerftOptions};
+use super::{DevicePool, PerftEngine, PerftGame, PerftOptions, PoolProgress};
 use crate::game;
 use crate::gpu::{GpuContext, GpuError};
 
@@ -17,9 +17,18 @@ pub enum Counter<G: PerftGame> {
     Cpu(rayon::ThreadPool),
     /// A GPU engine, with its description (adapter, then the table's size).
     Gpu(Box<PerftEngine<G>>, String),
+    /// Engines on several GPUs counting together, with their description.
+    Devices(Box<DevicePool<G>>, String),
 }
 
-impl<G: PerftGame> Counter<G> {
+/// How a counter reports progress: the nodes counted so far in the call,
+/// now and then (from any thread, on several devices).
+pub type CountProgress<'a> = &'a (dyn Fn(u64) + Sync);
+
+impl<G: PerftGame> Counter<G>
+where
+    PerftEngine<G>: Send,
+{
     /// The CPU on `threads` threads (default: one a core).
     pub fn cpu(threads: Option<usize>) -> Result<Self, rayon::ThreadPoolBuildError> {
         Ok(Counter::Cpu(crate::threads::pool(threads)?))
@@ -46,19 +55,25 @@ impl<G: PerftGame> Counter<G> {
         match self {
             Counter::Cpu(pool) => format!("CPU, {}", crate::threads::describe(pool.current_num_threads())),
             Counter::Gpu(_, description) => format!("GPU, {description}"),
+            Counter::Devices(_, description) => description.clone(),
         }
     }
 
-    /// Perft of every root to `depth`; `progress` hears the nodes counted
-    /// so far in this call now and then (the CPU: after each root).
-    pub fn perft(
-        &mut self,
-        roots: &[G::Position],
-        depth: u32,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<Vec<u64>, GpuError> {
+    /// Perft of every root to `depth` (the CPU reports after each root).
+    pub fn perft(&mut self, roots: &[G::Position], depth: u32, progress: CountProgress) -> Result<Vec<u64>, GpuError> {
         match self {
-            Counter::Gpu(engine, _) => engine.perft(roots, depth, progress),
+            Counter::Gpu(engine, _) => engine.perft(roots, depth, &mut |nodes| progress(nodes)),
+            Counter::Devices(..) => self
+                .perft_wide(roots, depth, progress)?
+                .into_iter()
+                .map(|count| {
+                    u64::try_from(count).map_err(|_| {
+                        GpuError::ShaderFault(format!(
+                            "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
+                        ))
+                    })
+                })
+                .collect(),
             Counter::Cpu(pool) => {
                 let mut done = 0;
                 Ok(roots
@@ -74,15 +89,48 @@ impl<G: PerftGame> Counter<G> {
         }
     }
 
+    /// Perft of every root in 128 bits, exact past 2^64 (the CPU adds each
+    /// root's moves' counts).
+    pub fn perft_wide(
+        &mut self,
+        roots: &[G::Position],
+        depth: u32,
+        progress: CountProgress,
+    ) -> Result<Vec<u128>, GpuError> {
+        match self {
+            Counter::Gpu(engine, _) => engine.perft_wide(roots, depth, &mut |nodes| progress(nodes)),
+            Counter::Devices(pool, _) => {
+                pool.perft_wide(roots, depth, &|state: &PoolProgress| progress(state.nodes.iter().sum()))
+            }
+            Counter::Cpu(pool) => {
+                let mut done = 0u64;
+                Ok(roots
+                    .iter()
+                    .map(|root| {
+                        let rows = pool.install(|| game::divide::<G>(root, depth));
+                        let nodes =
+                            rows.iter().map(|(_, nodes)| u128::from(*nodes)).sum::<u128>() + u128::from(depth == 0);
+                        done = done.saturating_add(u64::try_from(nodes).unwrap_or(u64::MAX));
+                        progress(done);
+                        nodes
+                    })
+                    .collect())
+            }
+        }
+    }
+
     /// Perft split by root move, in the game's divide order.
     pub fn divide(
         &mut self,
         position: &G::Position,
         depth: u32,
-        progress: &mut dyn FnMut(u64),
+        progress: CountProgress,
     ) -> Result<Vec<(G::Move, u64)>, GpuError> {
         match self {
-            Counter::Gpu(engine, _) => engine.divide(position, depth, progress),
+            Counter::Gpu(engine, _) => engine.divide(position, depth, &mut |nodes| progress(nodes)),
+            Counter::Devices(..) => {
+                game::divide_with::<G, _, _>(position, depth, |children, below| self.perft(children, below, progress))
+            }
             Counter::Cpu(pool) => {
                 let rows = pool.install(|| game::divide::<G>(position, depth));
                 progress(rows.iter().map(|(_, nodes)| nodes).sum());
@@ -98,27 +146,36 @@ impl<G: PerftGame> Counter<G> {
         &mut self,
         position: &G::Position,
         depth: u32,
-        progress: &mut dyn FnMut(u64),
+        progress: CountProgress,
         stop: &Arc<AtomicBool>,
     ) -> Result<Option<game::Rows<G>>, GpuError> {
-        match self {
-            Counter::Cpu(pool) => Ok(game::divide_until::<G>(pool, position, depth, stop)),
+        let counted = match self {
+            Counter::Cpu(pool) => return Ok(game::divide_until::<G>(pool, position, depth, stop)),
             Counter::Gpu(engine, _) => {
-                match engine.with_cancel(stop, |engine| engine.divide(position, depth, progress)) {
-                    Ok(rows) => Ok(Some(rows)),
-                    // Whatever ended a count that was asked to stop, it stopped.
-                    Err(_) if stop.load(std::sync::atomic::Ordering::Relaxed) => Ok(None),
-                    Err(error) => Err(error),
-                }
+                engine.with_cancel(stop, |engine| engine.divide(position, depth, &mut |nodes| progress(nodes)))
             }
+            // Several devices stop at the end of the divide.
+            Counter::Devices(..) => self.divide(position, depth, progress),
+        };
+        match counted {
+            Ok(rows) => Ok(Some(rows)),
+            // Whatever ended a count that was asked to stop, it stopped.
+            Err(_) if stop.load(std::sync::atomic::Ordering::Relaxed) => Ok(None),
+            Err(error) => Err(error),
         }
+    }
+
+    /// Whether the counts run on the CPU.
+    pub fn on_cpu(&self) -> bool {
+        matches!(self, Counter::Cpu(_))
     }
 
     /// Empties a GPU engine's transposition table (nothing on the CPU).
     pub fn clear_table(&mut self) -> Result<(), GpuError> {
         match self {
             Counter::Gpu(engine, _) => engine.clear_table(),
-            _ => Ok(()),
+            Counter::Devices(pool, _) => pool.engines_mut().iter_mut().try_for_each(|engine| engine.clear_table()),
+            Counter::Cpu(_) => Ok(()),
         }
     }
 }

@@ -76,7 +76,7 @@ mod profile;
 mod table;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use counter::Counter;
+pub use counter::{CountProgress, Counter};
 #[cfg(not(target_arch = "wasm32"))]
 pub use devices::{DevicePool, PoolProgress};
 pub use engine::PerftEngine;
