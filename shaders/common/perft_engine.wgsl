@@ -447,20 +447,27 @@ fn merge_duplicates(invocation: GridInvocation) {
 // ---- A position's words: merging and the table's keys ----
 //
 // A game's perft module says which words of its record make the position
-// (move counters aside, which perft does not depend on):
-//   const RECORD_WORDS: u32 (how many), const RECORD_SEED: u32 (a word
-//   that keeps games and variants apart in a shared table), and
-//   fn perft_record_word(record: PerftRecord, index: u32) -> u32;
+// (move counters aside, which perft does not depend on), four at a time:
+//   const RECORD_CHUNKS: u32 (how many groups of four words),
+//   const RECORD_SEED: u32 (a word that keeps games and variants apart in
+//   a shared table), and
+//   fn perft_record_chunk(record: PerftRecord, index: u32) -> vec4<u32>
+//   (unused words zero);
 // merging equal positions and the transposition table's keys read those
 // words only, so two records are one position exactly when they agree.
+// Four words a step keep the loops short (a few steps, as a record's
+// planes are) and the comparisons vector-wide.
 
 // A 32-bit hash of the position in `slot`, where merge_duplicates probes.
 fn perft_record_hash(slot: u32) -> u32 {
     let record = perft_record(slot);
     var hash = (RECORD_SEED + 1u) * 0x9e3779b9u;
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        hash = (hash ^ perft_record_word(record, index)) * 0x85ebca6bu;
-        hash = hash ^ (hash >> 13u);
+    for (var index = 0u; index < RECORD_CHUNKS; index++) {
+        let words = perft_record_chunk(record, index);
+        hash = (hash ^ words.x) * 0x85ebca6bu;
+        hash = (hash ^ (hash >> 13u) ^ words.y) * 0xc2b2ae35u;
+        hash = (hash ^ (hash >> 16u) ^ words.z) * 0x85ebca6bu;
+        hash = (hash ^ (hash >> 13u) ^ words.w) * 0xc2b2ae35u;
     }
     return hash ^ (hash >> 16u);
 }
@@ -469,8 +476,12 @@ fn perft_record_hash(slot: u32) -> u32 {
 fn perft_record_key(slot: u32) -> vec4<u32> {
     let record = perft_record(slot);
     var key = perft_key_add(perft_key_begin(), RECORD_SEED);
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        key = perft_key_add(key, perft_record_word(record, index));
+    for (var index = 0u; index < RECORD_CHUNKS; index++) {
+        let words = perft_record_chunk(record, index);
+        key = perft_key_add(key, words.x);
+        key = perft_key_add(key, words.y);
+        key = perft_key_add(key, words.z);
+        key = perft_key_add(key, words.w);
     }
     return perft_key_finish(key);
 }
@@ -480,8 +491,8 @@ fn perft_record_equal(first: u32, second: u32) -> bool {
     let a = perft_record(first);
     let b = perft_record(second);
     var same = true;
-    for (var index = 0u; index < RECORD_WORDS; index++) {
-        same = same && perft_record_word(a, index) == perft_record_word(b, index);
+    for (var index = 0u; index < RECORD_CHUNKS; index++) {
+        same = same && all(perft_record_chunk(a, index) == perft_record_chunk(b, index));
     }
     return same;
 }

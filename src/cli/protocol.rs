@@ -348,12 +348,13 @@ impl<R: BufRead> LineReader<R> {
 /// `position startpos|KEYWORD TEXT [moves MOVE...]`, as both protocols
 /// write it: the start position or `KEYWORD`'s (`fen`, `sfen`) text read by
 /// `read`, then each move applied by `play`; every error names its part.
-fn read_position<P>(
+fn read_position<P, M, E: std::fmt::Display, F: std::fmt::Display>(
     words: &[&str],
     keyword: &str,
     start: P,
-    read: impl FnOnce(&str) -> Result<P, String>,
-    mut play: impl FnMut(&P, &str) -> Result<P, String>,
+    read: impl FnOnce(&str) -> Result<P, E>,
+    parse_move: impl Fn(&P, &str) -> Result<M, F>,
+    play: impl Fn(&P, M) -> P,
 ) -> Result<P, String> {
     let split = words.iter().position(|word| *word == "moves").unwrap_or(words.len());
     let mut position = match &words[..split] {
@@ -364,7 +365,8 @@ fn read_position<P>(
         _ => return Err(format!("position startpos|{keyword} {} [moves MOVE...]", keyword.to_uppercase())),
     };
     for text in words.get(split + 1..).unwrap_or(&[]) {
-        position = play(&position, text).map_err(|error| format!("position moves: {error}"))?;
+        let mv = parse_move(&position, text).map_err(|error| format!("position moves: {error}"))?;
+        position = play(&position, mv);
     }
     Ok(position)
 }
@@ -470,24 +472,14 @@ impl Game for Chess {
                 "fen",
                 VariantPosition::start(variant),
                 |fen| VariantPosition::from_fen(variant, fen).map_err(|error| format!("{variant}: {error}")),
-                |position, text| {
-                    let mv = position.parse_uci_move(text).map_err(|error| error.to_string())?;
-                    Ok(position.make_move(mv))
-                },
+                VariantPosition::parse_uci_move,
+                VariantPosition::make_move,
             )?;
             return Ok(());
         }
         let start = Position::from_fen(START_FEN).expect("the start position");
-        self.position = read_position(
-            words,
-            "fen",
-            start,
-            |fen| Position::from_fen(fen).map_err(|error| error.to_string()),
-            |position, text| {
-                let mv = position.parse_uci_move(text).map_err(|error| error.to_string())?;
-                Ok(position.make_move(mv))
-            },
-        )?;
+        self.position =
+            read_position(words, "fen", start, Position::from_fen, Position::parse_uci_move, Position::make_move)?;
         Ok(())
     }
 
@@ -565,11 +557,9 @@ impl Game for Shogi {
             words,
             "sfen",
             Position::start(),
-            |sfen| Position::from_sfen(sfen).map_err(|error| error.to_string()),
-            |position, text| {
-                let mv = position.parse_usi_move(text).map_err(|error| error.to_string())?;
-                Ok(position.make_move(mv))
-            },
+            Position::from_sfen,
+            Position::parse_usi_move,
+            Position::make_move,
         )?;
         Ok(())
     }

@@ -33,15 +33,16 @@ fn arena_position(slot: u32) -> Position {
 
 // The words of a record that make the position (perft_engine.wgsl): the
 // four planes' halves, then the state (the move counters aside).
-const RECORD_WORDS: u32 = 9u;
+const RECORD_CHUNKS: u32 = 3u;
 const RECORD_SEED: u32 = 0u;
 
-fn perft_record_word(record: PackedPosition, index: u32) -> u32 {
-    if index == 8u {
-        return record.state;
+fn perft_record_chunk(record: PackedPosition, index: u32) -> vec4<u32> {
+    if index == 2u {
+        return vec4<u32>(record.state, 0u, 0u, 0u);
     }
-    let plane = record.planes[index >> 1u];
-    return select(bitboard_low(plane), bitboard_high(plane), (index & 1u) != 0u);
+    let first = record.planes[2u * index];
+    let second = record.planes[2u * index + 1u];
+    return vec4<u32>(bitboard_low(first), bitboard_high(first), bitboard_low(second), bitboard_high(second));
 }
 
 // The engine's hook: the legal move count of the position in `slot`, with

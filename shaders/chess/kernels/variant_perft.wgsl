@@ -34,26 +34,19 @@ fn arena_variant(slot: u32) -> VariantPosition {
 // move counters aside): the four planes, the state, the pockets, the
 // promoted pieces and the checks. The seed is the variant's, so that
 // variants (and chess, seed 0) never share a table entry.
-const RECORD_WORDS: u32 = 14u;
+const RECORD_CHUNKS: u32 = 4u;
 const RECORD_SEED: u32 = VARIANT + 1u;
 
-fn perft_record_word(record: PackedVariantPosition, index: u32) -> u32 {
-    switch index {
-        case 0u: { return bitboard_low(record.position.planes[0]); }
-        case 1u: { return bitboard_high(record.position.planes[0]); }
-        case 2u: { return bitboard_low(record.position.planes[1]); }
-        case 3u: { return bitboard_high(record.position.planes[1]); }
-        case 4u: { return bitboard_low(record.position.planes[2]); }
-        case 5u: { return bitboard_high(record.position.planes[2]); }
-        case 6u: { return bitboard_low(record.position.planes[3]); }
-        case 7u: { return bitboard_high(record.position.planes[3]); }
-        case 8u: { return record.position.state; }
-        case 9u: { return record.pockets.x; }
-        case 10u: { return record.pockets.y; }
-        case 11u: { return bitboard_low(record.promoted); }
-        case 12u: { return bitboard_high(record.promoted); }
-        default: { return record.checks; }
+fn perft_record_chunk(record: PackedVariantPosition, index: u32) -> vec4<u32> {
+    if index == 2u {
+        return vec4<u32>(record.position.state, record.pockets.x, record.pockets.y, record.checks);
     }
+    if index == 3u {
+        return vec4<u32>(bitboard_low(record.promoted), bitboard_high(record.promoted), 0u, 0u);
+    }
+    let first = record.position.planes[2u * index];
+    let second = record.position.planes[2u * index + 1u];
+    return vec4<u32>(bitboard_low(first), bitboard_high(first), bitboard_low(second), bitboard_high(second));
 }
 
 // The engine's hook: the legal move count of the position in `slot`.

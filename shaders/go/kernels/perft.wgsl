@@ -32,21 +32,20 @@ fn arena_position(slot: u32) -> GoPosition {
 }
 
 // The words of a record that make the position (perft_engine.wgsl): the
-// black and the white stones' GO_WORDS words, in pairs, then the ko point,
-// the side to move and the size (a board of this size uses no other words).
-const RECORD_WORDS: u32 = 2u * GO_WORDS + 3u;
+// black and the white stones' words two by two (a board of this size uses
+// GO_WORDS of each), then the ko point, the side to move and the size.
+const RECORD_CHUNKS: u32 = (GO_WORDS + 1u) / 2u + 1u;
 const RECORD_SEED: u32 = 0u;
 
-fn perft_record_word(record: PackedGoPosition, index: u32) -> u32 {
-    switch index - 2u * GO_WORDS {
-        case 0u: { return record.ko; }
-        case 1u: { return record.to_move; }
-        case 2u: { return record.size; }
-        default: {
-            let word = index >> 1u;
-            return select(record.black[word], record.white[word], (index & 1u) != 0u);
-        }
+fn perft_record_chunk(record: PackedGoPosition, index: u32) -> vec4<u32> {
+    if index == RECORD_CHUNKS - 1u {
+        return vec4<u32>(record.ko, record.to_move, record.size, 0u);
     }
+    let word = 2u * index;
+    // An odd GO_WORDS leaves a word past the board (array index 11 at most) in the last pair.
+    let inside = word + 1u < GO_WORDS;
+    let next = vec2<u32>(select(0u, record.black[word + 1u], inside), select(0u, record.white[word + 1u], inside));
+    return vec4<u32>(record.black[word], record.white[word], next.x, next.y);
 }
 
 fn perft_move_count(slot: u32) -> u32 {

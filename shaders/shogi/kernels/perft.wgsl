@@ -105,21 +105,15 @@ fn for_each_move(position: ShogiPosition, counting: bool) {
 }
 
 // The words of a record that make the position (perft_engine.wgsl; the
-// move number aside): the state, the two hands, then the five planes'
-// four words each.
-const RECORD_WORDS: u32 = 23u;
+// move number aside): the five planes, then the state and the two hands.
+const RECORD_CHUNKS: u32 = 6u;
 const RECORD_SEED: u32 = 0u;
 
-fn perft_record_word(record: PackedShogiPosition, index: u32) -> u32 {
-    switch index {
-        case 0u: { return record.state; }
-        case 1u: { return record.hands.x; }
-        case 2u: { return record.hands.y; }
-        default: {
-            let word = index - 3u;
-            return record.planes[word >> 2u][word & 3u];
-        }
+fn perft_record_chunk(record: PackedShogiPosition, index: u32) -> vec4<u32> {
+    if index == 5u {
+        return vec4<u32>(record.state, record.hands.x, record.hands.y, 0u);
     }
+    return record.planes[index];
 }
 
 // The position in `slot`, with a fault raised when its side to move has no king.
