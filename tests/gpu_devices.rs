@@ -1,6 +1,6 @@
 //! One count on several devices (`--devices`, `DevicePool`): two devices on
 //! lavapipe's one adapter count start perft(7) and Kiwipete perft(5)
-//! exactly, divide included; a device destroyed in the middle of a count
+//! exactly, divide included, and the chess variants too; a device destroyed in the middle of a count
 //! ends it with an error naming the device, never a number; and the option
 //! refuses what it cannot do with exit code 2. (A device lost through the
 //! fault points, under `--devices 2`: tests/gpu_faults.rs.)
@@ -44,6 +44,29 @@ fn two_devices_count_start_perft_7_and_kiwipete_perft_5_exactly() {
         assert!(stdout.contains(&format!("{}: {count}\n", mv.uci(false))), "{mv:?} {count}: {stdout}");
     }
     assert!(stdout.ends_with("Nodes searched: 4085603\n"), "{stdout}");
+}
+
+#[test]
+fn two_devices_count_the_variants_exactly() {
+    use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
+    for (variant, depth) in [(Variant::Atomic, 4), (Variant::Crazyhouse, 3)] {
+        let start = VariantPosition::start(variant);
+        let name = variant.uci_name();
+        let depth_text = depth.to_string();
+        let output = command(&["perft", "--variant", name, "--devices", "2", "--depth", &depth_text]);
+        let stderr = text(&output.stderr);
+        assert!(output.status.success(), "{name}: {stderr}");
+        let nodes = variant::perft(&start, depth);
+        assert!(text(&output.stdout).ends_with(&format!("Nodes searched: {nodes}\n")), "{}", text(&output.stdout));
+        assert!(stderr.contains("on the 2 GPUs"), "{stderr}");
+        // Divide: each root move's subtree counted on whichever device was free.
+        let output = command(&["perft", "--variant", name, "--devices", "2", "--depth", &depth_text, "--divide", "-q"]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let stdout = text(&output.stdout);
+        for (mv, count) in variant::divide(&start, depth, false) {
+            assert!(stdout.contains(&format!("{}: {count}\n", mv.uci(false))), "{name} {mv:?} {count}: {stdout}");
+        }
+    }
 }
 
 #[test]
