@@ -66,13 +66,7 @@ where
             Counter::Devices(..) => self
                 .perft_wide(roots, depth, progress)?
                 .into_iter()
-                .map(|count| {
-                    u64::try_from(count).map_err(|_| {
-                        GpuError::ShaderFault(format!(
-                            "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
-                        ))
-                    })
-                })
+                .map(|count| u64::try_from(count).map_err(|_| super::engine::past_u64(depth)))
                 .collect(),
             Counter::Cpu(pool) => {
                 let mut done = 0;

@@ -442,11 +442,7 @@ impl<G: PerftGame> PerftEngine<G> {
         depth: u32,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Vec<u64>, GpuError> {
-        self.count(roots, depth, 1, progress).await?.ok_or_else(|| {
-            GpuError::ShaderFault(format!(
-                "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
-            ))
-        })
+        self.count(roots, depth, 1, progress).await?.ok_or_else(|| past_u64(depth))
     }
 
     /// Perft split by root move ([`crate::game::divide_with`]): each legal
@@ -559,4 +555,11 @@ impl<G: PerftGame> PerftEngine<G> {
             .ok_or_else(|| GpuError::ShaderFault(format!("a statistics column of perft({depth}) passes 2^64")))?;
         Ok(flat.chunks_exact(columns).map(<[u64]>::to_vec).collect())
     }
+}
+
+/// The error of a 64-bit count whose root's perft(`depth`) passes 2^64.
+pub(in crate::gpu::perft) fn past_u64(depth: u32) -> GpuError {
+    GpuError::ShaderFault(format!(
+        "a root's perft({depth}) passes 2^64, more than this call returns (perft_wide counts it)"
+    ))
 }
