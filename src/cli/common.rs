@@ -282,6 +282,13 @@ impl Progress {
         self.show(nodes);
     }
 
+    /// A callback for a count that starts now: the nodes it has counted so
+    /// far, shown after those shown now.
+    pub fn continuing(&self) -> impl Fn(u64) + Sync + '_ {
+        let base = self.nodes();
+        move |nodes| self.set(base + nodes)
+    }
+
     fn show(&self, nodes: u64) {
         let seconds = self.started.elapsed().as_secs_f64();
         if self.quiet || seconds < 1.0 {

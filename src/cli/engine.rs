@@ -156,10 +156,7 @@ impl Engine {
     /// Perft of every root to `depth`; `progress` hears of nodes counted.
     pub fn perft(&mut self, roots: &[Position], depth: u32, progress: &Progress) -> Result<Vec<u64>, CliError> {
         match self {
-            Engine::Gpu(perft, _) => {
-                let base = progress.nodes();
-                Ok(perft.perft(roots, depth, &mut |nodes| progress.set(base + nodes))?)
-            }
+            Engine::Gpu(perft, _) => Ok(perft.perft(roots, depth, &mut progress.continuing())?),
             Engine::Cpu(perft) => Ok(perft.perft(roots, depth, progress)),
             Engine::Devices(pool, _) => {
                 let counts = pool_perft(pool, roots, depth, progress)?;
@@ -182,8 +179,7 @@ impl Engine {
     pub fn perft_wide(&mut self, position: &Position, depth: u32, progress: &Progress) -> Result<u128, CliError> {
         match self {
             Engine::Gpu(perft, _) => {
-                let base = progress.nodes();
-                Ok(perft.perft_wide(std::slice::from_ref(position), depth, &mut |nodes| progress.set(base + nodes))?[0])
+                Ok(perft.perft_wide(std::slice::from_ref(position), depth, &mut progress.continuing())?[0])
             }
             Engine::Cpu(perft) if depth >= WIDE_CPU_DEPTH => {
                 let children: Vec<Position> = position.legal_moves().iter().map(|&mv| position.make_move(mv)).collect();
@@ -223,10 +219,7 @@ impl Engine {
         progress: &Progress,
     ) -> Result<Vec<PerftStats>, CliError> {
         match self {
-            Engine::Gpu(perft, _) => {
-                let base = progress.nodes();
-                Ok(perft.perft_stats(roots, depth, &mut |nodes| progress.set(base + nodes))?)
-            }
+            Engine::Gpu(perft, _) => Ok(perft.perft_stats(roots, depth, &mut progress.continuing())?),
             Engine::Cpu(perft) => Ok(perft.perft_stats(roots, depth, progress)),
             Engine::Devices(..) => Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned())),
         }
@@ -240,10 +233,7 @@ impl Engine {
         progress: &Progress,
     ) -> Result<Vec<(Move, PerftStats)>, CliError> {
         match self {
-            Engine::Gpu(perft, _) => {
-                let base = progress.nodes();
-                Ok(perft.divide_stats(position, depth, &mut |nodes| progress.set(base + nodes))?)
-            }
+            Engine::Gpu(perft, _) => Ok(perft.divide_stats(position, depth, &mut progress.continuing())?),
             Engine::Cpu(perft) => Ok(perft.divide_stats(position, depth, progress)),
             Engine::Devices(..) => Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned())),
         }
@@ -276,9 +266,7 @@ impl Engine {
             return Ok(divided.ok());
         }
         if let Engine::Gpu(gpu, _) = self {
-            let base = progress.nodes();
-            let divided =
-                gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut |nodes| progress.set(base + nodes)));
+            let divided = gpu.with_cancel(stop, |gpu| gpu.divide(position, depth, &mut progress.continuing()));
             return until(divided.map_err(CliError::from), stop);
         }
         until(self.divide(position, depth, progress), stop)

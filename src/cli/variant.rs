@@ -91,8 +91,7 @@ impl VariantEngine {
 
     /// Perft of every root to `depth`.
     pub fn perft(&mut self, roots: &[VariantPosition], depth: u32, progress: &Progress) -> Result<Vec<u64>, CliError> {
-        let base = progress.nodes();
-        Ok(self.0.perft(roots, depth, &|nodes| progress.set(base + nodes))?)
+        Ok(self.0.perft(roots, depth, &progress.continuing())?)
     }
 
     /// Perft of one root in 128 bits.
@@ -102,8 +101,7 @@ impl VariantEngine {
         depth: u32,
         progress: &Progress,
     ) -> Result<u128, CliError> {
-        let base = progress.nodes();
-        Ok(self.0.perft_wide(std::slice::from_ref(position), depth, &|nodes| progress.set(base + nodes))?[0])
+        Ok(self.0.perft_wide(std::slice::from_ref(position), depth, &progress.continuing())?[0])
     }
 
     /// Each legal move with perft(depth - 1) of its child, in UCI order.
@@ -113,8 +111,7 @@ impl VariantEngine {
         depth: u32,
         progress: &Progress,
     ) -> Result<Vec<(Move, u64)>, CliError> {
-        let base = progress.nodes();
-        Ok(self.0.divide(position, depth, &|nodes| progress.set(base + nodes))?)
+        Ok(self.0.divide(position, depth, &progress.continuing())?)
     }
 
     /// [`VariantEngine::divide`] that setting `stop` ends early with
@@ -126,8 +123,7 @@ impl VariantEngine {
         progress: &Progress,
         stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     ) -> Result<Option<Vec<(Move, u64)>>, CliError> {
-        let base = progress.nodes();
-        Ok(self.0.divide_until(position, depth, &|nodes| progress.set(base + nodes), stop)?)
+        Ok(self.0.divide_until(position, depth, &progress.continuing(), stop)?)
     }
 }
 
