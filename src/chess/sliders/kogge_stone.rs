@@ -110,13 +110,13 @@ pub(crate) fn one_slider(queen_setwise: fn(u64, u64) -> u64, square: u8, occupie
 /// Rook attacks from `square` given the occupied squares.
 #[inline]
 pub fn rook_attacks(square: u8, occupied: u64) -> u64 {
-    queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::ROOK_RAYS[square as usize]
+    one_slider(queen_attacks_setwise, square, occupied, &crate::chess::tables::ROOK_RAYS)
 }
 
 /// Bishop attacks from `square` given the occupied squares.
 #[inline]
 pub fn bishop_attacks(square: u8, occupied: u64) -> u64 {
-    queen_attacks_setwise(1 << square, !occupied) & crate::chess::tables::BISHOP_RAYS[square as usize]
+    one_slider(queen_attacks_setwise, square, occupied, &crate::chess::tables::BISHOP_RAYS)
 }
 
 /// Queen attacks from `square` given the occupied squares.
