@@ -9,19 +9,13 @@
 //! would run. The list is made from the same functions the engines call,
 //! so it cannot drift from what they build.
 
-use crate::chess::gpu::perft::Chess;
-use crate::chess::gpu::shaders::{self as chess_shaders, ShaderBuild};
-use crate::chess::gpu::variant::{ChessVariants, VariantKernels};
+use crate::chess::gpu::shaders::ShaderBuild;
 use crate::chess::sliders::SliderAlgorithm;
 use crate::chess::variant::Variant;
-use crate::go::gpu::perft::{BoardSize, GoGame};
-use crate::go::gpu::shaders as go_shaders;
-use crate::gpu::perft::{FusedShape, MemoryLayout, PerftGame, memory_module};
-use crate::gpu::reflect::{ComposedShader, RuntimeChecks, reflect};
+use crate::gpu::perft::{FusedShape, MemoryLayout};
+use crate::gpu::reflect::{ComposedShader, RuntimeChecks};
 use crate::gpu::{GpuContext, GpuError};
-use crate::shogi::gpu::layout::BoardWords;
-use crate::shogi::gpu::perft::ShogiGame;
-use crate::shogi::gpu::shaders as shogi_shaders;
+use crate::registry::{self, ListedGame, Visit};
 
 /// One composed module and how the crate builds its pipelines.
 #[derive(Debug, Clone)]
@@ -109,93 +103,35 @@ pub fn chess_shader_builds() -> Vec<ShaderBuild> {
         .collect()
 }
 
-/// The kernel modules of every game (see the module documentation).
+/// The kernel modules of every game (see the module documentation), in
+/// the registry's order.
 pub fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError> {
-    let mut modules = Vec::new();
-    let layouts = |first_only: bool| PERFT_LAYOUTS.iter().take(if first_only { 1 } else { PERFT_LAYOUTS.len() });
-    // Which (configuration, layout) pairs a perft module is listed in: every
-    // configuration on the first layout, the default one on all of them.
-    let pairs = |default: bool| layouts(coverage == Coverage::Covering && !default);
-
-    for build in chess_shader_builds() {
-        let default = build == ShaderBuild::default();
-        for named in pairs(default) {
-            let memory = memory_module(&named.layout);
-            let configuration = format!("{} {}", build.name(), named.name);
-            modules.push(perft_module("chess", "perft", &configuration, Chess::perft_shader(build, &memory)?));
-            if let Some(shader) = Chess::statistics_shader(build, &memory) {
-                modules.push(perft_module("chess", "perft_statistics", &configuration, shader?));
-            }
-        }
-        for module in ["per_position", "per_piece"] {
-            let shader = reflect(chess_shaders::compose_build(module, build, &[])?)?;
-            modules.push(batch_module("chess", module, build.name(), shader));
+    #[derive(Clone, Copy)]
+    struct Modules(Coverage);
+    impl Visit for Modules {
+        type Output = Result<Vec<KernelModule>, GpuError>;
+        fn visit<G: ListedGame>(self, _: Variant) -> Self::Output {
+            G::kernel_modules(self.0)
         }
     }
-    for variant in Variant::VARIANTS {
-        for shaders in chess_shader_builds() {
-            let default = shaders == ShaderBuild::default();
-            // The variants' kernels share chess's slider code: in covering
-            // mode each variant is listed in the default build only.
-            if coverage == Coverage::Covering && !default {
-                continue;
-            }
-            for named in pairs(variant == Variant::VARIANTS[0]) {
-                let memory = memory_module(&named.layout);
-                let configuration = format!("{variant} {} {}", shaders.name(), named.name);
-                let shader = ChessVariants::perft_shader(VariantKernels { variant, shaders }, &memory)?;
-                modules.push(perft_module("variants", "variant_perft", &configuration, shader));
-            }
-        }
-    }
-    for words in [BoardWords::Full, BoardWords::ThreeRanks] {
-        let default = words == BoardWords::default();
-        for named in pairs(default) {
-            let memory = memory_module(&named.layout);
-            let configuration = format!("{} {}", board_words_name(words), named.name);
-            modules.push(perft_module(
-                "shogi",
-                "shogi_perft",
-                &configuration,
-                ShogiGame::perft_shader(words, &memory)?,
-            ));
-        }
-        let shader = reflect(shogi_shaders::compose_build("shogi_per_position", words, &[])?)?;
-        modules.push(batch_module("shogi", "shogi_per_position", board_words_name(words).to_owned(), shader));
-    }
-    for size in 2..=crate::go::MAX_SIZE {
-        // Covering: the sizes people play (9, 13, 19), and the smallest;
-        // the code differs between sizes only in its loop bounds and words.
-        if coverage == Coverage::Covering && ![2, 9, 13, 19].contains(&size) {
-            continue;
-        }
-        for named in pairs(size == 19) {
-            let memory = memory_module(&named.layout);
-            let configuration = format!("{size}x{size} {}", named.name);
-            modules.push(perft_module(
-                "go",
-                "go_perft",
-                &configuration,
-                GoGame::perft_shader(BoardSize(size), &memory)?,
-            ));
-        }
-        for module in ["go_legal", "go_playouts"] {
-            let shader = reflect(go_shaders::compose(module, size, &[])?)?;
-            modules.push(batch_module("go", module, format!("{size}x{size}"), shader));
-        }
-    }
-    Ok(modules)
+    Ok(registry::visit_each(Modules(coverage)).into_iter().collect::<Result<Vec<_>, _>>()?.concat())
 }
 
-fn board_words_name(words: BoardWords) -> &'static str {
-    match words {
-        BoardWords::Full => "full-words",
-        BoardWords::ThreeRanks => "three-ranks",
-    }
+/// The memory layouts a perft module of one configuration is listed on:
+/// every configuration on the first layout, and the game's `default`
+/// configuration on all of them (all of them for all in [`Coverage::Full`]).
+pub(crate) fn perft_layouts(coverage: Coverage, default: bool) -> impl Iterator<Item = &'static NamedLayout> {
+    let first_only = coverage == Coverage::Covering && !default;
+    PERFT_LAYOUTS.iter().take(if first_only { 1 } else { PERFT_LAYOUTS.len() })
 }
 
 /// A perft module as the engine builds it: checks off, dynamic parameters.
-fn perft_module(game: &'static str, module: &'static str, configuration: &str, shader: ComposedShader) -> KernelModule {
+pub(crate) fn perft_module(
+    game: &'static str,
+    module: &'static str,
+    configuration: &str,
+    shader: ComposedShader,
+) -> KernelModule {
     KernelModule {
         game,
         module: module.to_owned(),
@@ -207,7 +143,7 @@ fn perft_module(game: &'static str, module: &'static str, configuration: &str, s
 }
 
 /// A batch module as the move generators and Go's batch build it: checks on.
-fn batch_module(
+pub(crate) fn batch_module(
     game: &'static str,
     module: &'static str,
     configuration: String,
@@ -239,79 +175,52 @@ pub struct KernelChoice {
     pub leaf_reason: String,
 }
 
-/// The default choices of every game's perft engine on `context`'s device:
-/// the builds the adapter table and the device's features give, and the
-/// leaf shape its kind gives (see [`FusedShape`]).
+/// The default choices of every game's perft engine on `context`'s device,
+/// in the registry's order.
 pub fn default_choices(context: &GpuContext) -> Vec<KernelChoice> {
-    let software = context.is_software();
+    #[derive(Clone, Copy)]
+    struct Choice<'a>(&'a GpuContext);
+    impl Visit for Choice<'_> {
+        type Output = KernelChoice;
+        fn visit<G: ListedGame>(self, _: Variant) -> KernelChoice {
+            G::default_choice(self.0)
+        }
+    }
+    registry::visit_each(Choice(context))
+}
+
+/// The slider build a chess engine gets on `context`'s device by default
+/// (the adapter table's choice, on u32 pairs without SHADER_INT64), and why.
+pub(crate) fn chess_default_build(context: &GpuContext) -> (ShaderBuild, String) {
     let default = crate::chess::gpu::adapter_default(context.adapter_info.as_ref());
     let int64 = context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let chess_build = ShaderBuild { slider: default.slider, native_u64: default.native_u64 && int64 };
-    let build_reason = if default.native_u64 && !int64 {
+    let build = ShaderBuild { slider: default.slider, native_u64: default.native_u64 && int64 };
+    let reason = if default.native_u64 && !int64 {
         format!("{}; u32 pairs, since this device lacks SHADER_INT64", default.source)
     } else {
         default.source.to_owned()
     };
-    let fused = |shape: FusedShape| -> (Vec<&'static str>, String) {
-        let expand = vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children"];
-        match shape.resolve(software) {
-            FusedShape::PerPosition => (
-                [expand, vec!["count_leaves_looped"]].concat(),
-                "one invocation per position, looping over its moves: a software adapter runs the kernels on \
-                 CPU cores, where a loop shares each invocation's fixed cost"
-                    .to_owned(),
-            ),
-            _ => (
-                [expand.clone(), vec!["count_moves", "scan_blocks", "expand_moves", "count_leaves_fused"]].concat(),
-                "one invocation per move of the last stored level's move list: no kernel holds move generation \
-                 and counting at once (fewer registers, more threads resident), and every lane \
-                 of a SIMD group plays one move"
-                    .to_owned(),
-            ),
-        }
-    };
-    let (chess_kernels, chess_leaves) = fused(FusedShape::Auto);
-    let shogi_fused = crate::shogi::gpu::fused_leaves_suit(context);
-    let (shogi_kernels, shogi_leaves) = if shogi_fused {
-        fused(FusedShape::Auto)
-    } else {
-        (
-            vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children", "count_moves"],
-            "the last level stored and counted one ply per position: on a software adapter the fused Shogi \
-             kernels take longer to compile than they save"
+    (build, reason)
+}
+
+/// The kernels a count to depth 3 or more dispatches with the last two
+/// plies fused in `shape` on `context`'s device, and why that leaf shape
+/// (see [`FusedShape`]).
+pub(crate) fn fused_kernels(context: &GpuContext, shape: FusedShape) -> (Vec<&'static str>, String) {
+    let expand = vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children"];
+    match shape.resolve(context.is_software()) {
+        FusedShape::PerPosition => (
+            [expand, vec!["count_leaves_looped"]].concat(),
+            "one invocation per position, looping over its moves: a software adapter runs the kernels on \
+             CPU cores, where a loop shares each invocation's fixed cost"
                 .to_owned(),
-        )
-    };
-    vec![
-        KernelChoice {
-            game: "chess",
-            build: chess_build.name(),
-            build_reason: build_reason.clone(),
-            kernels: chess_kernels.clone(),
-            leaf_reason: chess_leaves.clone(),
-        },
-        KernelChoice {
-            game: "variants",
-            build: chess_build.name(),
-            build_reason,
-            kernels: chess_kernels.clone(),
-            leaf_reason: chess_leaves.clone(),
-        },
-        KernelChoice {
-            game: "shogi",
-            build: board_words_name(BoardWords::default()).to_owned(),
-            build_reason: "the u128's bits in order: within noise of three ranks to a word on lavapipe, and its \
-                           square-to-word arithmetic is a shift, not a division (BENCHMARKS.md)"
+        ),
+        _ => (
+            [expand.clone(), vec!["count_moves", "scan_blocks", "expand_moves", "count_leaves_fused"]].concat(),
+            "one invocation per move of the last stored level's move list: no kernel holds move generation \
+             and counting at once (fewer registers, more threads resident), and every lane \
+             of a SIMD group plays one move"
                 .to_owned(),
-            kernels: shogi_kernels,
-            leaf_reason: shogi_leaves,
-        },
-        KernelChoice {
-            game: "go",
-            build: "one module per board size".to_owned(),
-            build_reason: "a bitmap's words are a constant of the module".to_owned(),
-            kernels: chess_kernels,
-            leaf_reason: chess_leaves,
-        },
-    ]
+        ),
+    }
 }

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 /// A game: its positions, its moves and their rules, and its CPU perft.
 pub trait Game {
     /// A position with everything the rules need (side to move, hands, ko).
-    type Position: Clone + Send + Sync;
+    type Position: Clone + Send + Sync + 'static;
     /// One move, printed in the game's notation (UCI, USI, a GTP vertex).
     type Move: Copy + std::fmt::Display + Send + Sync;
 
@@ -160,4 +160,57 @@ pub fn divide_until<G: Game>(
             .ok_or(())
     })
     .ok()
+}
+
+/// The two sides of the games where Black moves first: Go, and Shogi
+/// (Black is sente). Each game names it `Color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlackWhite {
+    /// The side that moves first.
+    Black = 0,
+    /// The side that moves second.
+    White = 1,
+}
+
+impl BlackWhite {
+    /// Both sides, Black first.
+    pub const ALL: [BlackWhite; 2] = [BlackWhite::Black, BlackWhite::White];
+
+    /// 0 for Black, 1 for White: the index of per-side arrays.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The opponent (also `!side`).
+    pub const fn other(self) -> BlackWhite {
+        match self {
+            BlackWhite::Black => BlackWhite::White,
+            BlackWhite::White => BlackWhite::Black,
+        }
+    }
+
+    /// "B" or "W", as GTP and SGF write it.
+    pub const fn letter(self) -> char {
+        match self {
+            BlackWhite::Black => 'B',
+            BlackWhite::White => 'W',
+        }
+    }
+}
+
+impl std::ops::Not for BlackWhite {
+    type Output = BlackWhite;
+    fn not(self) -> BlackWhite {
+        self.other()
+    }
+}
+
+impl std::fmt::Display for BlackWhite {
+    /// "black" or "white".
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            BlackWhite::Black => "black",
+            BlackWhite::White => "white",
+        })
+    }
 }

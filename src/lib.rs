@@ -73,6 +73,8 @@ pub mod go;
 pub mod gpu;
 pub mod machine;
 pub mod random;
+#[cfg(feature = "gpu")]
+pub mod registry;
 pub mod shogi;
 pub mod threads;
 

@@ -96,3 +96,24 @@ fn the_checklist_says_how_many_places_it_names() {
         "the checklist has {count} items but does not say '{capitalised}': a place was added or removed without its count"
     );
 }
+
+/// The front ends that count through the registry (Python's perft, the
+/// browser's request and counts, the kernel catalog) name no game but
+/// chess, whose Python count does more than every game's (the CPU's table,
+/// the GPU's cross-check): a new game reaches them through the registry alone.
+#[test]
+fn the_registry_front_ends_name_no_game_of_their_own() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for path in ["python/src/perft.rs", "web/src/request.rs", "web/src/runs.rs", "src/catalog.rs"] {
+        let text = std::fs::read_to_string(root.join(path)).unwrap_or_else(|error| panic!("{path}: {error}"));
+        for game in games() {
+            for mention in [format!("{game}::"), format!("{}Game", game[..1].to_uppercase() + &game[1..])] {
+                if text.contains(&mention) {
+                    problems.push(format!("{path} names {mention}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -72,7 +72,7 @@ impl Generator {
         let game = match game {
             "chess" => Game::Chess,
             "shogi" => Game::Shogi,
-            "go" => Game::Go { size: crate::perft::go_position(size, None)?.size() },
+            "go" => Game::Go { size: go_size(size)? },
             other => {
                 return Err(Failure::Input(format!("game: expected 'chess', 'shogi' or 'go', not {other:?}")).into());
             }
@@ -386,4 +386,11 @@ fn count_moves(engine: &mut Engine, positions: &Positions) -> Outcome<Vec<u32>> 
         })),
         _ => Err(Failure::Internal("a generator was handed another game's positions".to_owned())),
     }
+}
+
+/// A Go board size, with the command line's messages.
+fn go_size(size: i64) -> Outcome<u32> {
+    let size = u32::try_from(size).map_err(|_| Failure::Input(format!("size: {size} is not a board size")))?;
+    gpu_movegen::go::Position::new(size).map_err(|error| Failure::Input(format!("size: {error}")))?;
+    Ok(size)
 }

@@ -3,16 +3,13 @@
 //! command line's rules: its messages for bad input, its `auto` backend, its
 //! cross-check of a deep chess count on the GPU.
 
+use gpu_movegen::Position;
 use gpu_movegen::chess::cpu_perft::CpuPerft;
-use gpu_movegen::chess::gpu::{Chess, ChessVariants, GpuPerft, VariantKernels};
-use gpu_movegen::chess::variant::{Variant, VariantPosition};
+use gpu_movegen::chess::gpu::{Chess, GpuPerft};
+use gpu_movegen::chess::variant::Variant;
 use gpu_movegen::game;
-use gpu_movegen::go::gpu::{BoardSize, GoGame};
-use gpu_movegen::gpu::GpuContext;
-use gpu_movegen::gpu::GpuError as DeviceError;
-use gpu_movegen::gpu::perft::{PerftEngine, PerftGame, PerftOptions};
-use gpu_movegen::shogi::gpu::ShogiGame;
-use gpu_movegen::{Position, go, shogi};
+use gpu_movegen::gpu::perft::{PerftEngine, PerftOptions};
+use gpu_movegen::registry::{self, GameKind, ListedGame, ReadError, Visit};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -118,89 +115,19 @@ pub fn perft(
         backend: Backend::parse(backend)?,
         chess960,
     };
-    let deepest = |most: u32| -> Outcome<u32> {
-        match u32::try_from(depth) {
-            Ok(depth) if depth <= most => Ok(depth),
-            _ => Err(Failure::Input(format!("depth: {depth} is not in 0..={most}"))),
-        }
-    };
-    let divide_needs_a_move = |request: &Request| -> Outcome<()> {
-        if request.divide && request.depth == 0 {
-            return Err(Failure::Input(
-                "divide needs depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
-            ));
-        }
-        Ok(())
-    };
-    let progress = progress.as_ref();
-    let counted = match game {
-        "chess" => {
-            let variant = match variant.as_deref() {
-                None => Variant::Chess,
-                Some(name) => name.parse::<Variant>().map_err(|error| Failure::Input(format!("variant: {error}")))?,
-            };
-            let request = Request { depth: deepest(gpu_movegen::perft::MAX_DEPTH)?, ..request };
-            divide_needs_a_move(&request)?;
-            if variant == Variant::Chess {
-                let root = match position.as_deref() {
-                    None => Position::start(),
-                    Some(fen) => {
-                        Position::from_fen(fen).map_err(|error| Failure::Input(format!("position: {error}")))?
-                    }
-                };
-                crate::detach::run(
-                    py,
-                    progress,
-                    |counted: &Counted| Some(counted.nodes()),
-                    |control| backend::forget_on_failure(count_chess(&root, &request, control)),
-                )?
-            } else {
-                let root = match position.as_deref() {
-                    None => VariantPosition::start(variant),
-                    Some(fen) => VariantPosition::from_fen(variant, fen)
-                        .map_err(|error| Failure::Input(format!("position: {variant}: {error}")))?,
-                };
-                crate::detach::run(
-                    py,
-                    progress,
-                    |counted: &Counted| Some(counted.nodes()),
-                    |control| backend::forget_on_failure(count_variant(&root, &request, control)),
-                )?
-            }
-        }
-        "shogi" | "go" if variant.is_some() => {
+    let kind = GameKind::from_name(game)
+        .ok_or_else(|| Failure::Input(format!("game: expected {}, not {game:?}", GameKind::choices('\''))))?;
+    let variant = match variant.as_deref() {
+        None => Variant::Chess,
+        Some(_) if kind != GameKind::Chess => {
             return Err(Failure::Input(format!("variant: the variants are chess's; game={game:?} has none")).into());
         }
-        "shogi" => {
-            let request = Request { depth: deepest(shogi::perft::MAX_DEPTH)?, ..request };
-            divide_needs_a_move(&request)?;
-            let root = match position.as_deref() {
-                None => shogi::position::Position::start(),
-                Some(sfen) => shogi::position::Position::from_sfen(sfen)
-                    .map_err(|error| Failure::Input(format!("position: {error}")))?,
-            };
-            crate::detach::run(
-                py,
-                progress,
-                |counted: &Counted| Some(counted.nodes()),
-                |control| backend::forget_on_failure(count_shogi(&root, &request, control)),
-            )?
-        }
-        "go" => {
-            let request = Request { depth: deepest(go::perft::MAX_DEPTH)?, ..request };
-            divide_needs_a_move(&request)?;
-            let root = go_position(size, position.as_deref())?;
-            crate::detach::run(
-                py,
-                progress,
-                |counted: &Counted| Some(counted.nodes()),
-                |control| backend::forget_on_failure(count_go(&root, &request, control)),
-            )?
-        }
-        other => {
-            return Err(Failure::Input(format!("game: expected 'chess', 'shogi' or 'go', not {other:?}")).into());
-        }
+        Some(name) => name.parse::<Variant>().map_err(|error| Failure::Input(format!("variant: {error}")))?,
     };
+    // A size that is no u32 is no board size either: Go's reader refuses it by name.
+    let size = u32::try_from(size).unwrap_or(u32::MAX);
+    let count = Count { py, position: position.as_deref(), size, depth, request, progress: progress.as_ref() };
+    let counted = registry::visit(kind, variant, count)?;
     Ok(match counted {
         Counted::Total(nodes) => nodes.into_pyobject(py)?.into_any().unbind(),
         Counted::Divided(counts) => {
@@ -213,12 +140,46 @@ pub fn perft(
     })
 }
 
-/// A Go position of `size` after `moves` (colour and vertex pairs), with
-/// the command line's messages.
-pub fn go_position(size: i64, moves: Option<&str>) -> Outcome<go::Position> {
-    let size = u32::try_from(size).map_err(|_| Failure::Input(format!("size: {size} is not a board size")))?;
-    go::Position::new(size).map_err(|error| Failure::Input(format!("size: {error}")))?;
-    go::Position::from_moves(size, moves.unwrap_or("")).map_err(|error| Failure::Input(format!("moves: {error}")))
+/// One call's count, written once for every game of the registry.
+struct Count<'a, 'py> {
+    py: Python<'py>,
+    position: Option<&'a str>,
+    size: u32,
+    depth: i64,
+    request: Request,
+    progress: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl Visit for Count<'_, '_> {
+    type Output = PyResult<Counted>;
+
+    fn visit<G: ListedGame>(self, variant: Variant) -> PyResult<Counted> {
+        let depth = match u32::try_from(self.depth) {
+            Ok(depth) if depth <= G::MAX_DEPTH => depth,
+            _ => return Err(Failure::Input(format!("depth: {} is not in 0..={}", self.depth, G::MAX_DEPTH)).into()),
+        };
+        let request = Request { depth, ..self.request };
+        if request.divide && request.depth == 0 {
+            return Err(Failure::Input(
+                "divide needs depth 1 or more: perft(0) is the root alone, with no moves to divide by".to_owned(),
+            )
+            .into());
+        }
+        let root = G::read(self.position, variant, self.size).map_err(|error| {
+            Failure::Input(match error {
+                ReadError::Size(message) => format!("size: {message}"),
+                ReadError::Moves(message) => format!("moves: {message}"),
+                ReadError::Position(message) if variant != Variant::Chess => format!("position: {variant}: {message}"),
+                ReadError::Position(message) => format!("position: {message}"),
+            })
+        })?;
+        crate::detach::run(
+            self.py,
+            self.progress,
+            |counted: &Counted| Some(counted.nodes()),
+            |control| backend::forget_on_failure(count_game::<G>(&root, &request, control)),
+        )
+    }
 }
 
 /// Counts on the CPU by root move, reporting progress after each, with the
@@ -253,21 +214,20 @@ fn pool(threads: Option<usize>) -> Outcome<rayon::ThreadPool> {
 }
 
 /// `G`'s GPU engine as `backend` asks (None: count on the CPU), with the
-/// request's table, `configure` filling in the game's own options, and
+/// options that suit `root` on the device, the request's table, and
 /// `control`'s stop flag.
-fn open_gpu<G: PerftGame>(
+fn open_gpu<G: ListedGame>(
+    root: &G::Position,
     request: &Request,
     control: &Control,
-    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Build>) -> Result<(), DeviceError>,
 ) -> Outcome<Option<PerftEngine<G>>> {
     let engine = backend::open(
         request.backend,
         |context| {
             let (table_bytes, merge_transpositions) =
                 gpu_movegen::gpu::perft::requested_table(context, request.hash_mib, None, request.depth)?;
-            let mut options =
-                PerftOptions { table_bytes: Some(table_bytes), merge_transpositions, ..Default::default() };
-            configure(context, &mut options)?;
+            let suited = G::options_for(context, root, backend::chess_shaders(context)?);
+            let options = PerftOptions { table_bytes: Some(table_bytes), merge_transpositions, ..suited };
             Ok(Some(PerftEngine::<G>::with_options(context, options)?))
         },
         || Ok(None),
@@ -278,17 +238,15 @@ fn open_gpu<G: PerftGame>(
     }))
 }
 
+/// Chess counts as every game does, and more: a deep GPU count is
+/// cross-checked, and the CPU counts with its transposition table.
 fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let chess960 = request.chess960 || root.is_chess960();
-    let engine = open_gpu::<Chess>(request, control, |context, options| {
-        options.build = backend::chess_shaders(context)?;
-        Ok(())
-    })?;
-    match engine {
+    let name = |mv| Chess::move_text(root, mv, request.chess960);
+    match open_gpu::<Chess>(root, request, control)? {
         Some(mut gpu) => {
             let counted = if request.divide {
                 let divided = gpu.divide(root, request.depth, &mut |nodes| control.set_nodes(nodes))?;
-                Counted::Divided(divided.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect())
+                Counted::Divided(divided.into_iter().map(|(mv, count)| (name(mv), count)).collect())
             } else {
                 let totals =
                     gpu.perft_wide(std::slice::from_ref(root), request.depth, &mut |nodes| control.set_nodes(nodes))?;
@@ -308,7 +266,7 @@ fn count_chess(root: &Position, request: &Request, control: &Control) -> Outcome
                 builder = builder.hash_mebibytes(mebibytes);
             }
             let mut cpu = builder.build(request.depth).map_err(|error| Failure::Input(error.to_string()))?;
-            let children = game::named_children::<Chess>(root, |mv| mv.uci(chess960).to_string());
+            let children = game::named_children::<Chess>(root, name);
             // Progress is told by root move (by_root_move), so the engine's own reports are not wanted.
             let quiet = ();
             by_root_move(children, request, control, |child, depth| {
@@ -344,43 +302,14 @@ fn cross_check(root: &Position, depth: u32, gpu: &mut GpuPerft) -> Outcome<()> {
     Ok(())
 }
 
-fn count_variant(root: &VariantPosition, request: &Request, control: &Control) -> Outcome<Counted> {
-    let chess960 = request.chess960;
-    let shaders = |context: &GpuContext, options: &mut PerftOptions<VariantKernels>| {
-        options.build = VariantKernels { variant: root.variant(), shaders: backend::chess_shaders(context)? };
-        Ok(())
-    };
-    count_game::<ChessVariants>(root, request, control, shaders, |mv| mv.uci(chess960).to_string())
-}
-
-fn count_shogi(root: &shogi::position::Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let fused = |context: &GpuContext, options: &mut PerftOptions<_>| {
-        options.fused_leaves = gpu_movegen::shogi::gpu::fused_leaves_suit(context);
-        Ok(())
-    };
-    count_game::<ShogiGame>(root, request, control, fused, |mv| mv.to_string())
-}
-
-fn count_go(root: &go::Position, request: &Request, control: &Control) -> Outcome<Counted> {
-    let size = root.size();
-    let board = |_: &GpuContext, options: &mut PerftOptions<BoardSize>| {
-        options.build = BoardSize(size);
-        Ok(())
-    };
-    count_game::<GoGame>(root, request, control, board, |point| point.to_string())
-}
-
-/// A count of `G` (the variants, Shogi, Go): on the GPU that `request`
-/// asks for, `configure` filling in the game's options, else on the CPU by
-/// root move; moves named by `name`.
-fn count_game<G: PerftGame>(
-    root: &G::Position,
-    request: &Request,
-    control: &Control,
-    configure: impl FnOnce(&GpuContext, &mut PerftOptions<G::Build>) -> Result<(), DeviceError>,
-    name: impl Fn(G::Move) -> String,
-) -> Outcome<Counted> {
-    match open_gpu::<G>(request, control, configure)? {
+/// A count of `G` on the GPU that `request` asks for, else on the CPU by
+/// root move, moves named as the command line names them.
+fn count_game<G: ListedGame>(root: &G::Position, request: &Request, control: &Control) -> Outcome<Counted> {
+    if let Some(chess) = (root as &dyn std::any::Any).downcast_ref::<Position>() {
+        return count_chess(chess, request, control);
+    }
+    let name = |mv| G::move_text(root, mv, request.chess960);
+    match open_gpu::<G>(root, request, control)? {
         Some(mut gpu) => {
             let mut progress = |nodes| control.set_nodes(nodes);
             if request.divide {

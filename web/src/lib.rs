@@ -16,6 +16,7 @@ use gpu_movegen::gpu::{GpuContext, GpuError};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
+mod playouts;
 mod request;
 mod runs;
 
@@ -130,5 +131,5 @@ pub async fn playouts(
     komi: f64,
     backend: String,
 ) -> Result<JsValue, JsError> {
-    runs::playouts(size, &moves, count, seed, komi, &backend).await.map_err(|message| JsError::new(&message))
+    playouts::playouts(size, &moves, count, seed, komi, &backend).await.map_err(|message| JsError::new(&message))
 }

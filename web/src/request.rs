@@ -4,19 +4,21 @@ use gpu_movegen::chess::variant::Variant;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
-/// The most plies the page counts to, per game: the command line's own
-/// bounds (chess 20, Shogi 16, Go 24).
-const MAX_DEPTHS: [(Game, u32); 3] = [(Game::Chess, 20), (Game::Shogi, 16), (Game::Go, 24)];
+/// The games a request may name, as the library's registry lists them.
+pub use gpu_movegen::registry::GameKind as Game;
 
-/// Which game a request counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Game {
-    /// Chess from a FEN, X-FEN or Shredder-FEN.
-    Chess,
-    /// Shogi from an SFEN.
-    Shogi,
-    /// Go from the command line's `--moves` text on a board of `size`.
-    Go,
+/// The most plies the page counts to: the library's bound for each game,
+/// and 20 for chess, as the command line bounds its counts.
+fn max_depth(game: Game, variant: Variant) -> u32 {
+    struct Deepest;
+    impl gpu_movegen::registry::Visit for Deepest {
+        type Output = u32;
+        fn visit<G: gpu_movegen::registry::ListedGame>(self, _: Variant) -> u32 {
+            G::MAX_DEPTH
+        }
+    }
+    let deepest = gpu_movegen::registry::visit(game, variant, Deepest);
+    if game == Game::Chess { deepest.min(20) } else { deepest }
 }
 
 /// Where a request counts.
@@ -84,10 +86,10 @@ impl PerftRequest {
             return Err("perft takes an object: {game, variant, position, depth, backend, divide}".to_owned());
         }
         let game = match field(object, "game").and_then(|value| value.as_string()).as_deref() {
-            None | Some("chess") => Game::Chess,
-            Some("shogi") => Game::Shogi,
-            Some("go") => Game::Go,
-            Some(other) => return Err(format!("game must be \"chess\", \"shogi\" or \"go\", not \"{other}\"")),
+            None => Game::Chess,
+            Some(name) => {
+                Game::from_name(name).ok_or_else(|| format!("game must be {}, not \"{name}\"", Game::choices('"')))?
+            }
         };
         let variant = match field(object, "variant") {
             None => Variant::Chess,
@@ -108,7 +110,7 @@ impl PerftRequest {
             None => 19,
             Some(value) => whole_number(&value, "size", 2, 19)?,
         };
-        let most = MAX_DEPTHS.iter().find(|(named, _)| *named == game).map_or(20, |(_, depth)| *depth);
+        let most = max_depth(game, variant);
         let depth = match field(object, "depth") {
             None => return Err("depth is missing".to_owned()),
             Some(value) => whole_number(&value, "depth", 0, most)?,

@@ -2,20 +2,17 @@
 //! engines, or on the CPU root move by root move, handing the browser its
 //! thread back between moves so that the page can show progress.
 
-use gpu_movegen::chess::Chess;
-use gpu_movegen::chess::gpu::{VariantGpuPerft, VariantKernels, VariantPerftOptions};
-use gpu_movegen::chess::variant::{ChessVariants, Variant, VariantPosition};
-use gpu_movegen::go::GoGame;
-use gpu_movegen::go::gpu::{BoardSize, GoGpuPerft, GoPerftOptions, GpuPlayouts};
-use gpu_movegen::gpu::perft::{PerftEngine, PerftGame};
+use gpu_movegen::chess::gpu::ShaderBuild;
+use gpu_movegen::chess::variant::Variant;
+use gpu_movegen::game;
+use gpu_movegen::gpu::perft::{PerftEngine, PerftOptions};
 use gpu_movegen::gpu::{GpuContext, GpuError};
-use gpu_movegen::shogi::ShogiGame;
-use gpu_movegen::shogi::gpu::{ShogiGpuPerft, ShogiPerftOptions};
+use gpu_movegen::registry::{self, GameKind, ListedGame, ReadError, Visit};
 use js_sys::{Array, Object};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
 
-use crate::request::{Backend, Game, PerftRequest};
+use crate::request::{Backend, PerftRequest};
 use crate::set;
 
 /// GPU memory one engine of the page may take (tables, arena and the
@@ -77,61 +74,45 @@ async fn yield_to_browser() {
     }
 }
 
-/// The positions a request's root moves lead to, named as the command line
-/// names the moves; the root itself when no divide is asked and the GPU counts.
-enum Roots {
-    Chess(gpu_movegen::Position, Vec<(String, gpu_movegen::Position)>),
-    Variant(VariantPosition, Vec<(String, VariantPosition)>),
-    Shogi(gpu_movegen::shogi::position::Position, Vec<(String, gpu_movegen::shogi::position::Position)>),
-    Go(gpu_movegen::go::Position, Vec<(String, gpu_movegen::go::Position)>),
+/// Runs `request`; `progress` hears the nodes counted so far now and then.
+pub async fn perft_outcome(request: &PerftRequest, progress: &dyn Fn(u128)) -> Result<PerftOutcome, String> {
+    registry::visit(request.game, request.variant, Perft { request, progress }).await
 }
 
-fn roots(request: &PerftRequest) -> Result<Roots, String> {
-    match request.game {
-        Game::Chess if request.variant != Variant::Chess => {
-            let variant = request.variant;
-            let text = if request.position.trim().is_empty() { variant.start_fen() } else { request.position.trim() };
-            let position = VariantPosition::from_fen(variant, text).map_err(|error| format!("FEN: {error}"))?;
-            let chess960 = position.board().is_chess960();
-            let children =
-                gpu_movegen::game::named_children::<ChessVariants>(&position, |mv| mv.uci(chess960).to_string());
-            Ok(Roots::Variant(position, children))
-        }
-        Game::Chess => {
-            let text = if request.position.trim().is_empty() { gpu_movegen::START_FEN } else { &request.position };
-            let position = gpu_movegen::Position::from_fen(text).map_err(|error| format!("FEN: {error}"))?;
-            let chess960 = position.is_chess960();
-            let children = gpu_movegen::game::named_children::<Chess>(&position, |mv| mv.uci(chess960).to_string());
-            Ok(Roots::Chess(position, children))
-        }
-        Game::Shogi => {
-            use gpu_movegen::shogi::position::Position;
-            let position = if request.position.trim().is_empty() {
-                Position::start()
-            } else {
-                Position::from_sfen(request.position.trim()).map_err(|error| format!("SFEN: {error}"))?
-            };
-            let children = gpu_movegen::game::named_children::<ShogiGame>(&position, |mv| mv.to_string());
-            Ok(Roots::Shogi(position, children))
-        }
-        Game::Go => {
-            use gpu_movegen::go::Position;
-            let position =
-                Position::from_moves(request.size, &request.position).map_err(|error| format!("--moves: {error}"))?;
-            let children = gpu_movegen::game::named_children::<GoGame>(&position, |point| point.to_string());
-            Ok(Roots::Go(position, children))
-        }
+/// A request's count, written once for every game of the registry.
+struct Perft<'a> {
+    request: &'a PerftRequest,
+    progress: &'a dyn Fn(u128),
+}
+
+impl<'a> Visit for Perft<'a> {
+    type Output = LocalFuture<'a, Result<PerftOutcome, String>>;
+
+    fn visit<G: ListedGame>(self, variant: Variant) -> Self::Output {
+        Box::pin(perft_game::<G>(self.request, variant, self.progress))
     }
 }
 
-/// Runs `request`; `progress` hears the nodes counted so far now and then.
-pub async fn perft_outcome(request: &PerftRequest, progress: &dyn Fn(u128)) -> Result<PerftOutcome, String> {
-    let roots = roots(request)?;
+/// A future of the page's thread.
+type LocalFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + 'a>>;
+
+async fn perft_game<G: ListedGame>(
+    request: &PerftRequest,
+    variant: Variant,
+    progress: &dyn Fn(u128),
+) -> Result<PerftOutcome, String> {
+    let text = request.position.trim();
+    let root = G::read((!text.is_empty()).then_some(text), variant, request.size).map_err(|error| match error {
+        ReadError::Position(message) => format!("{}: {message}", G::NOTATION),
+        ReadError::Size(message) | ReadError::Moves(message) => format!("--moves: {message}"),
+    })?;
+    // The root moves named as the command line names them, with their positions.
+    let children = game::named_children::<G>(&root, |mv| G::move_text(&root, mv, false));
     let mut started_at = web_time::Instant::now();
     let mut note = None;
     if request.backend == Backend::Gpu {
         let counted = match crate::context().await {
-            Ok(context) => gpu_divide(&context, &roots, request.depth, request.divide, progress)
+            Ok(context) => gpu_divide::<G>(&context, &root, &children, request.depth, request.divide, progress)
                 .await
                 .map(|(nodes, rows)| (nodes, rows, context.adapter_description())),
             Err(error) => Err(error),
@@ -159,7 +140,7 @@ pub async fn perft_outcome(request: &PerftRequest, progress: &dyn Fn(u128)) -> R
             }
         }
     }
-    let rows = cpu_divide(&roots, request.depth, progress).await;
+    let rows = cpu_divide::<G>(&children, request.depth, progress).await;
     let nodes = if request.depth == 0 { 1 } else { rows.iter().map(|(_, nodes)| nodes).sum() };
     progress(nodes);
     Ok(PerftOutcome {
@@ -189,38 +170,39 @@ fn sorted(mut rows: Vec<(String, u128)>) -> Vec<(String, u128)> {
     rows
 }
 
-/// Each root move's count on the CPU, one move at a time.
-async fn cpu_divide(roots: &Roots, depth: u32, progress: &dyn Fn(u128)) -> Vec<(String, u128)> {
+/// Each root move's count on the CPU, one move at a time (the browser
+/// gives WebAssembly one thread, so the game's perft runs on it).
+async fn cpu_divide<G: ListedGame>(
+    children: &[(String, G::Position)],
+    depth: u32,
+    progress: &dyn Fn(u128),
+) -> Vec<(String, u128)> {
     let mut rows = Vec::new();
     if depth == 0 {
         return rows;
     }
     let mut done = 0u128;
-    macro_rules! each {
-        ($children:expr, $count:expr) => {
-            for (name, child) in $children {
-                let nodes = u128::from($count(child, depth - 1));
-                done += nodes;
-                rows.push((name.clone(), nodes));
-                progress(done);
-                yield_to_browser().await;
-            }
-        };
-    }
-    match roots {
-        Roots::Chess(_, children) => each!(children, gpu_movegen::chess::fast_perft::perft),
-        Roots::Variant(_, children) => each!(children, gpu_movegen::chess::variant::perft),
-        Roots::Shogi(_, children) => each!(children, gpu_movegen::shogi::perft::perft),
-        Roots::Go(_, children) => each!(children, gpu_movegen::go::perft::perft),
+    for (name, child) in children {
+        let nodes = u128::from(G::perft(child, depth - 1));
+        done += nodes;
+        rows.push((name.clone(), nodes));
+        progress(done);
+        yield_to_browser().await;
     }
     rows
 }
 
+/// The engine options for `root` within the page's share of GPU memory.
+fn page_options<G: ListedGame>(context: &GpuContext, root: &G::Position) -> PerftOptions<G::Build> {
+    PerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..G::options_for(context, root, ShaderBuild::default()) }
+}
+
 /// The count on the GPU: the root alone (exact past 2^64), or its children
 /// when a divide is asked.
-async fn gpu_divide(
+async fn gpu_divide<G: ListedGame>(
     context: &GpuContext,
-    roots: &Roots,
+    root: &G::Position,
+    children: &[(String, G::Position)],
     depth: u32,
     divide: bool,
     progress: &dyn Fn(u128),
@@ -229,57 +211,13 @@ async fn gpu_divide(
     if depth == 0 {
         return Ok((1, Vec::new()));
     }
-    match roots {
-        Roots::Chess(root, children) => {
-            let options = gpu_movegen::chess::gpu::perft::PerftOptions {
-                memory_limit: Some(PAGE_GPU_MEMORY),
-                ..Default::default()
-            };
-            let engine = gpu_movegen::chess::gpu::perft::GpuPerft::with_options_async(context, options).await?;
-            count_on(engine, root, children, depth, divide, &mut report).await
-        }
-        Roots::Variant(root, children) => {
-            let options = VariantPerftOptions {
-                build: VariantKernels { variant: root.variant(), ..Default::default() },
-                memory_limit: Some(PAGE_GPU_MEMORY),
-                ..Default::default()
-            };
-            let engine = VariantGpuPerft::with_options_async(context, options).await?;
-            count_on(engine, root, children, depth, divide, &mut report).await
-        }
-        Roots::Shogi(root, children) => {
-            let options = ShogiPerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
-            let engine = ShogiGpuPerft::with_options_async(context, options).await?;
-            count_on(engine, root, children, depth, divide, &mut report).await
-        }
-        Roots::Go(root, children) => {
-            let options = GoPerftOptions {
-                build: BoardSize(root.size()),
-                memory_limit: Some(PAGE_GPU_MEMORY),
-                ..Default::default()
-            };
-            let engine = GoGpuPerft::with_options_async(context, options).await?;
-            count_on(engine, root, children, depth, divide, &mut report).await
-        }
-    }
-}
-
-/// `root` counted to `depth` (`depth` ≥ 1) by `engine` in 128 bits, or
-/// each of its `children` one ply less when a divide is asked.
-async fn count_on<G: PerftGame>(
-    mut engine: PerftEngine<G>,
-    root: &G::Position,
-    children: &[(String, G::Position)],
-    depth: u32,
-    divide: bool,
-    report: &mut dyn FnMut(u64),
-) -> Result<(u128, Vec<(String, u128)>), GpuError> {
+    let mut engine = PerftEngine::<G>::with_options_async(context, page_options::<G>(context, root)).await?;
     if !divide {
-        let counts = engine.perft_wide_async(std::slice::from_ref(root), depth, report).await?;
+        let counts = engine.perft_wide_async(std::slice::from_ref(root), depth, &mut report).await?;
         return Ok((counts[0], Vec::new()));
     }
     let positions: Vec<G::Position> = children.iter().map(|(_, child)| child.clone()).collect();
-    let counts = engine.perft_wide_async(&positions, depth - 1, report).await?;
+    let counts = engine.perft_wide_async(&positions, depth - 1, &mut report).await?;
     let rows = children.iter().map(|(name, _)| name.clone()).zip(counts.iter().copied()).collect();
     Ok((counts.iter().sum(), rows))
 }
@@ -295,62 +233,19 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
     }
     let started_at = web_time::Instant::now();
     let context = crate::context().await.map_err(|error| error.to_string())?;
-    let forget = |error: GpuError| {
-        crate::forget_device_after(&error);
-        error.to_string()
+    let (kind, variant) = match (GameKind::from_name(game), Variant::from_name(game)) {
+        (Some(kind), _) => (kind, Variant::Chess),
+        (None, Some(variant)) if variant != Variant::Chess => (GameKind::Chess, variant),
+        _ => {
+            let names: Vec<String> = GameKind::ALL.iter().map(|kind| format!("\"{kind}\"")).collect();
+            return Err(format!(
+                "game must be {} or a chess variant ({}), not \"{game}\"",
+                names.join(", "),
+                Variant::names()
+            ));
+        }
     };
-    let mut nothing = |_: u64| {};
-    let (names, gpu, cpu): (Vec<String>, Vec<u64>, Vec<u64>) = match game {
-        "chess" => {
-            use gpu_movegen::chess::gpu::perft::{GpuPerft, PerftOptions};
-            let positions =
-                gpu_movegen::random_play::random_positions(&gpu_movegen::Position::start(), count as usize, 80, seed);
-            let options = PerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
-            let mut engine = GpuPerft::with_options_async(&context, options).await.map_err(forget)?;
-            let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
-            let cpu = positions.iter().map(|position| gpu_movegen::chess::perft::perft(position, depth)).collect();
-            (positions.iter().map(|position| position.to_fen()).collect(), gpu, cpu)
-        }
-        "shogi" => {
-            let positions = gpu_movegen::shogi::perft::random_positions(count as usize, seed);
-            let options = ShogiPerftOptions { memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
-            let mut engine = ShogiGpuPerft::with_options_async(&context, options).await.map_err(forget)?;
-            let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
-            let cpu = positions.iter().map(|position| gpu_movegen::shogi::perft::perft(position, depth)).collect();
-            (positions.iter().map(|position| position.to_sfen()).collect(), gpu, cpu)
-        }
-        "go" => {
-            let positions = gpu_movegen::go::playout::random_positions(9, count as usize, seed)
-                .map_err(|error| error.to_string())?;
-            let options =
-                GoPerftOptions { build: BoardSize(9), memory_limit: Some(PAGE_GPU_MEMORY), ..Default::default() };
-            let mut engine = GoGpuPerft::with_options_async(&context, options).await.map_err(forget)?;
-            let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
-            let cpu = positions.iter().map(|position| gpu_movegen::go::perft::perft(position, depth)).collect();
-            (positions.iter().map(|position| format!("{position:?}")).collect(), gpu, cpu)
-        }
-        other => match Variant::from_name(other) {
-            Some(variant) if variant != Variant::Chess => {
-                let positions = gpu_movegen::chess::variant::random_positions(variant, count as usize, 80, seed);
-                let options = VariantPerftOptions {
-                    build: VariantKernels { variant, ..Default::default() },
-                    memory_limit: Some(PAGE_GPU_MEMORY),
-                    ..Default::default()
-                };
-                let mut engine = VariantGpuPerft::with_options_async(&context, options).await.map_err(forget)?;
-                let gpu = engine.perft_async(&positions, depth, &mut nothing).await.map_err(forget)?;
-                let cpu =
-                    positions.iter().map(|position| gpu_movegen::chess::variant::perft(position, depth)).collect();
-                (positions.iter().map(|position| position.to_fen()).collect(), gpu, cpu)
-            }
-            _ => {
-                return Err(format!(
-                    "game must be \"chess\", \"shogi\", \"go\" or a chess variant ({}), not \"{other}\"",
-                    Variant::names()
-                ));
-            }
-        },
-    };
+    let (names, gpu, cpu) = registry::visit(kind, variant, Verify { context: &context, count, depth, seed }).await?;
     let mismatches = Array::new();
     for ((name, gpu), cpu) in names.iter().zip(&gpu).zip(&cpu) {
         if gpu != cpu {
@@ -370,45 +265,34 @@ pub async fn verify(game: &str, count: u32, depth: u32, seed: u64) -> Result<JsV
     Ok(report.into())
 }
 
-/// Go playouts and their win rates.
-pub async fn playouts(
-    size: u32,
-    moves: &str,
+/// `verify`'s counts of one game: each position's text, its GPU count and its CPU count.
+struct Verify<'a> {
+    context: &'a GpuContext,
     count: u32,
-    seed: u32,
-    komi: f64,
-    backend: &str,
-) -> Result<JsValue, String> {
-    use gpu_movegen::go::Position;
-    if !(1..=1_000_000).contains(&count) {
-        return Err(format!("playouts must be from 1 to 1,000,000, not {count}"));
-    }
-    if !komi.is_finite() || komi.abs() > gpu_movegen::go::playout::MAX_KOMI {
-        return Err(format!("komi must be within ±{}", gpu_movegen::go::playout::MAX_KOMI));
-    }
-    let position = Position::from_moves(size, moves).map_err(|error| format!("--moves: {error}"))?;
-    let started_at = web_time::Instant::now();
-    let (results, adapter) = match backend {
-        "cpu" => (gpu_movegen::go::playout::playouts(&position, count, seed, 0), "WebAssembly CPU engine".to_owned()),
-        "gpu" => {
-            let context = crate::context().await.map_err(|error| error.to_string())?;
-            let mut runner = GpuPlayouts::new(&context);
-            let results = runner.playouts_async(&[position], count, seed, 0).await.map_err(|error| {
+    depth: u32,
+    seed: u64,
+}
+
+type Verified = (Vec<String>, Vec<u64>, Vec<u64>);
+
+impl<'a> Visit for Verify<'a> {
+    type Output = LocalFuture<'a, Result<Verified, String>>;
+
+    fn visit<G: ListedGame>(self, variant: Variant) -> Self::Output {
+        Box::pin(async move {
+            let forget = |error: GpuError| {
                 crate::forget_device_after(&error);
                 error.to_string()
-            })?;
-            (results, context.adapter_description())
-        }
-        other => return Err(format!("backend must be \"gpu\" or \"cpu\", not \"{other}\"")),
-    };
-    let signs: Vec<i32> = results.iter().map(|result| result.winner_sign(komi)).collect();
-    let report = Object::new();
-    set(&report, "playouts", results.len() as u32);
-    set(&report, "blackWins", signs.iter().filter(|&&sign| sign > 0).count() as u32);
-    set(&report, "whiteWins", signs.iter().filter(|&&sign| sign < 0).count() as u32);
-    set(&report, "draws", signs.iter().filter(|&&sign| sign == 0).count() as u32);
-    set(&report, "backend", backend);
-    set(&report, "adapter", adapter);
-    set(&report, "seconds", started_at.elapsed().as_secs_f64());
-    Ok(report.into())
+            };
+            let positions = G::random_positions(variant, self.count as usize, self.seed)?;
+            let options = match positions.first() {
+                Some(first) => page_options::<G>(self.context, first),
+                None => return Ok((Vec::new(), Vec::new(), Vec::new())),
+            };
+            let mut engine = PerftEngine::<G>::with_options_async(self.context, options).await.map_err(forget)?;
+            let gpu = engine.perft_async(&positions, self.depth, &mut |_| {}).await.map_err(forget)?;
+            let cpu = positions.iter().map(|position| G::perft(position, self.depth)).collect();
+            Ok((positions.iter().map(G::position_text).collect(), gpu, cpu))
+        })
+    }
 }

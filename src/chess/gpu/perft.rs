@@ -4,12 +4,16 @@
 
 use super::layout::PackedPosition;
 use super::shaders::{self, ShaderBuild};
+use crate::catalog::{self, Coverage, KernelChoice, KernelModule};
+use crate::chess::board::Move;
 use crate::chess::movegen::MAX_LEGAL_MOVES;
 use crate::chess::position::Position;
 use crate::chess::stats::PerftStats;
-use crate::gpu::GpuError;
-use crate::gpu::perft::{PerftEngine, PerftGame};
+use crate::chess::variant::Variant;
+use crate::gpu::perft::{FusedShape, PerftEngine, PerftGame, memory_module};
 use crate::gpu::reflect::{ComposedShader, reflect};
+use crate::gpu::{GpuContext, GpuError};
+use crate::registry::{self, ListedGame, ReadError};
 
 pub use crate::chess::perft::Chess;
 
@@ -60,6 +64,61 @@ impl PerftGame for Chess {
 
     fn statistics_checks(build: ShaderBuild) -> Vec<crate::gpu::Check> {
         vec![super::self_test::statistics_check(build)]
+    }
+}
+
+impl ListedGame for Chess {
+    const NOTATION: &'static str = "FEN";
+    const MAX_DEPTH: u32 = crate::chess::perft::MAX_DEPTH;
+
+    fn read(text: Option<&str>, _: Variant, _: u32) -> Result<Position, ReadError> {
+        registry::read_or_start(text, Position::start, Position::from_fen)
+    }
+
+    fn move_text(position: &Position, mv: Move, chess960: bool) -> String {
+        mv.uci(chess960 || position.is_chess960()).to_string()
+    }
+
+    fn position_text(position: &Position) -> String {
+        position.to_fen()
+    }
+
+    fn random_positions(_: Variant, count: usize, seed: u64) -> Result<Vec<Position>, String> {
+        Ok(crate::chess::random_play::random_positions(&Position::start(), count, 80, seed))
+    }
+
+    fn options_for(_: &GpuContext, _: &Position, shaders: ShaderBuild) -> PerftOptions {
+        PerftOptions { build: shaders, ..Default::default() }
+    }
+
+    fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError> {
+        let mut modules = Vec::new();
+        for build in catalog::chess_shader_builds() {
+            for named in catalog::perft_layouts(coverage, build == ShaderBuild::default()) {
+                let memory = memory_module(&named.layout);
+                let configuration = format!("{} {}", build.name(), named.name);
+                modules.push(catalog::perft_module(
+                    "chess",
+                    "perft",
+                    &configuration,
+                    Chess::perft_shader(build, &memory)?,
+                ));
+                if let Some(shader) = Chess::statistics_shader(build, &memory) {
+                    modules.push(catalog::perft_module("chess", "perft_statistics", &configuration, shader?));
+                }
+            }
+            for module in ["per_position", "per_piece"] {
+                let shader = reflect(shaders::compose_build(module, build, &[])?)?;
+                modules.push(catalog::batch_module("chess", module, build.name(), shader));
+            }
+        }
+        Ok(modules)
+    }
+
+    fn default_choice(context: &GpuContext) -> KernelChoice {
+        let (build, build_reason) = catalog::chess_default_build(context);
+        let (kernels, leaf_reason) = catalog::fused_kernels(context, FusedShape::Auto);
+        KernelChoice { game: "chess", build: build.name(), build_reason, kernels, leaf_reason }
     }
 }
 

@@ -6,10 +6,13 @@
 
 use super::layout::PackedVariantPosition;
 use super::shaders::{self, ShaderBuild};
+use crate::catalog::{self, Coverage, KernelChoice, KernelModule};
+use crate::chess::board::Move;
 use crate::chess::variant::{MAX_VARIANT_MOVES, Variant, VariantPosition};
-use crate::gpu::perft::{PerftEngine, PerftGame};
+use crate::gpu::perft::{PerftEngine, PerftGame, memory_module};
 use crate::gpu::reflect::{ComposedShader, reflect};
-use crate::gpu::{Check, GpuError};
+use crate::gpu::{Check, GpuContext, GpuError};
+use crate::registry::{self, ListedGame, ReadError};
 
 /// What the variant kernels are built for: the variant and the chess shader build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -89,6 +92,57 @@ impl PerftGame for ChessVariants {
 
     fn known_answer_checks(kernels: VariantKernels, _fused_leaves: bool) -> Vec<Check> {
         vec![perft_check(kernels)]
+    }
+}
+
+impl ListedGame for ChessVariants {
+    const NOTATION: &'static str = "FEN";
+    const MAX_DEPTH: u32 = crate::chess::perft::MAX_DEPTH;
+
+    fn read(text: Option<&str>, variant: Variant, _: u32) -> Result<VariantPosition, ReadError> {
+        registry::read_or_start(text, || VariantPosition::start(variant), |fen| VariantPosition::from_fen(variant, fen))
+    }
+
+    fn move_text(position: &VariantPosition, mv: Move, chess960: bool) -> String {
+        mv.uci(chess960 || position.board().is_chess960()).to_string()
+    }
+
+    fn position_text(position: &VariantPosition) -> String {
+        position.to_fen()
+    }
+
+    fn random_positions(variant: Variant, count: usize, seed: u64) -> Result<Vec<VariantPosition>, String> {
+        Ok(crate::chess::variant::random_positions(variant, count, 80, seed))
+    }
+
+    fn options_for(_: &GpuContext, root: &VariantPosition, shaders: ShaderBuild) -> VariantPerftOptions {
+        VariantPerftOptions { build: VariantKernels { variant: root.variant(), shaders }, ..Default::default() }
+    }
+
+    /// Each variant in every build and layout ([`Coverage::Full`]), or in the
+    /// default build only, with every layout for the first variant: the
+    /// variants' kernels share chess's slider code.
+    fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError> {
+        let mut modules = Vec::new();
+        for variant in Variant::VARIANTS {
+            for shaders in catalog::chess_shader_builds() {
+                if coverage == Coverage::Covering && shaders != ShaderBuild::default() {
+                    continue;
+                }
+                for named in catalog::perft_layouts(coverage, variant == Variant::VARIANTS[0]) {
+                    let memory = memory_module(&named.layout);
+                    let configuration = format!("{variant} {} {}", shaders.name(), named.name);
+                    let shader = ChessVariants::perft_shader(VariantKernels { variant, shaders }, &memory)?;
+                    modules.push(catalog::perft_module("variants", "variant_perft", &configuration, shader));
+                }
+            }
+        }
+        Ok(modules)
+    }
+
+    /// Chess's: the variants run on chess's slider builds and leaf shapes.
+    fn default_choice(context: &GpuContext) -> KernelChoice {
+        KernelChoice { game: "variants", ..<super::Chess as ListedGame>::default_choice(context) }
     }
 }
 

@@ -4,9 +4,13 @@
 
 use super::layout::{BoardWords, PackedShogiPosition};
 use super::shaders;
-use crate::gpu::perft::{PerftEngine, PerftGame, PerftOptions};
+use crate::catalog::{self, Coverage, KernelChoice, KernelModule};
+use crate::chess::gpu::ShaderBuild;
+use crate::chess::variant::Variant;
+use crate::gpu::perft::{FusedShape, PerftEngine, PerftGame, PerftOptions, memory_module};
 use crate::gpu::reflect::{ComposedShader, reflect};
 use crate::gpu::{GpuContext, GpuError};
+use crate::registry::{self, ListedGame, ReadError};
 use crate::shogi::position::Position;
 
 /// Shogi as a game of the perft engine: its build is how the 81 squares
@@ -49,6 +53,76 @@ impl PerftGame for ShogiGame {
 
     fn known_answer_checks(words: BoardWords, fused_leaves: bool) -> Vec<crate::gpu::Check> {
         vec![super::self_test::perft_check(words, fused_leaves)]
+    }
+}
+
+impl ListedGame for ShogiGame {
+    const NOTATION: &'static str = "SFEN";
+    const MAX_DEPTH: u32 = crate::shogi::perft::MAX_DEPTH;
+
+    fn read(text: Option<&str>, _: Variant, _: u32) -> Result<Position, ReadError> {
+        registry::read_or_start(text, Position::start, Position::from_sfen)
+    }
+
+    fn position_text(position: &Position) -> String {
+        position.to_sfen()
+    }
+
+    fn random_positions(_: Variant, count: usize, seed: u64) -> Result<Vec<Position>, String> {
+        Ok(crate::shogi::perft::random_positions(count, seed))
+    }
+
+    fn options_for(context: &GpuContext, _: &Position, _: ShaderBuild) -> ShogiPerftOptions {
+        ShogiPerftOptions { fused_leaves: fused_leaves_suit(context), ..Default::default() }
+    }
+
+    fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError> {
+        let mut modules = Vec::new();
+        for words in [BoardWords::Full, BoardWords::ThreeRanks] {
+            for named in catalog::perft_layouts(coverage, words == BoardWords::default()) {
+                let memory = memory_module(&named.layout);
+                let configuration = format!("{} {}", board_words_name(words), named.name);
+                let shader = ShogiGame::perft_shader(words, &memory)?;
+                modules.push(catalog::perft_module("shogi", "shogi_perft", &configuration, shader));
+            }
+            let shader = reflect(shaders::compose_build("shogi_per_position", words, &[])?)?;
+            modules.push(catalog::batch_module(
+                "shogi",
+                "shogi_per_position",
+                board_words_name(words).to_owned(),
+                shader,
+            ));
+        }
+        Ok(modules)
+    }
+
+    fn default_choice(context: &GpuContext) -> KernelChoice {
+        let (kernels, leaf_reason) = if fused_leaves_suit(context) {
+            catalog::fused_kernels(context, FusedShape::Auto)
+        } else {
+            (
+                vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children", "count_moves"],
+                "the last level stored and counted one ply per position: on a software adapter the fused Shogi \
+                 kernels take longer to compile than they save"
+                    .to_owned(),
+            )
+        };
+        KernelChoice {
+            game: "shogi",
+            build: board_words_name(BoardWords::default()).to_owned(),
+            build_reason: "the u128's bits in order: within noise of three ranks to a word on lavapipe, and its \
+                           square-to-word arithmetic is a shift, not a division (BENCHMARKS.md)"
+                .to_owned(),
+            kernels,
+            leaf_reason,
+        }
+    }
+}
+
+fn board_words_name(words: BoardWords) -> &'static str {
+    match words {
+        BoardWords::Full => "full-words",
+        BoardWords::ThreeRanks => "three-ranks",
     }
 }
 
