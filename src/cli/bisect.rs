@@ -14,8 +14,11 @@ use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::pseudo_legal::seed_destinations;
-use gpu_movegen::chess::variant::{Variant, VariantPosition};
+use gpu_movegen::chess::variant::{ChessVariants, Variant, VariantPosition};
+use gpu_movegen::game::Game as _;
+use gpu_movegen::registry::ListedGame;
 use gpu_movegen::{Move, Piece, Position, Square};
 
 use super::chess::{CountingArgs, Engine};
@@ -116,21 +119,15 @@ pub fn run_bisect(arguments: BisectArgs) -> Result<ExitCode, CliError> {
 
 /// A position bisection descends through: chess or a variant's.
 trait Bisected: Copy {
-    fn fen(&self) -> String;
-    fn play(&self, mv: Move) -> Self;
+    /// Its game, which writes its FEN and plays its moves.
+    type Game: ListedGame<Position = Self, Move = Move>;
     /// The engine's moves that are legal here, with their counts, and the
     /// texts of those that are not (see [`classify`]).
     fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError>;
 }
 
 impl Bisected for Position {
-    fn fen(&self) -> String {
-        self.to_fen()
-    }
-
-    fn play(&self, mv: Move) -> Self {
-        self.make_move(mv)
-    }
+    type Game = Chess;
 
     fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
         classify(self, divide)
@@ -138,37 +135,17 @@ impl Bisected for Position {
 }
 
 impl Bisected for VariantPosition {
-    fn fen(&self) -> String {
-        self.to_fen()
-    }
-
-    fn play(&self, mv: Move) -> Self {
-        self.make_move(mv)
-    }
+    type Game = ChessVariants;
 
     /// A move text that is not a legal move here is extra when it reads as
     /// a move at all (squares, or a drop), and an error otherwise.
     fn classify(&self, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
-        let mut legal = HashMap::new();
-        let mut extra = Vec::new();
-        for (text, count) in divide {
-            match self.parse_uci_move(text) {
-                Ok(mv) => {
-                    if legal.insert(mv, *count).is_some() {
-                        extra.push(format!("{text} (listed twice)"));
-                    }
-                }
-                Err(gpu_movegen::MoveError::Illegal { .. }) => extra.push(text.clone()),
-                Err(_) => {
-                    return Err(CliError::Usage(format!(
-                        "the engine named '{}' in {}, which is not a move",
-                        shown(text),
-                        self.to_fen()
-                    )));
-                }
-            }
-        }
-        Ok((legal, extra))
+        sort_moves(
+            divide,
+            |text| self.parse_uci_move(text),
+            |_, error| matches!(error, gpu_movegen::MoveError::Illegal { .. }),
+            |text| format!("the engine named '{text}' in {}, which is not a move", self.to_fen()),
+        )
     }
 }
 
@@ -203,7 +180,7 @@ impl Bisection {
                 eprintln!(
                     "bisect: depth {depth}: the engine's total {their_total} is not the sum of its moves' counts ({sum})"
                 );
-                println!("position: {}", position.fen());
+                println!("position: {}", P::Game::position_text(&position));
                 println!("moves: {}", uci_path.join(" "));
                 return Ok(ExitCode::from(1));
             }
@@ -212,7 +189,7 @@ impl Bisection {
                 our_divide.iter().map(|(mv, _)| *mv).filter(|mv| !theirs.contains_key(mv)).collect();
             let report = |missing: &[Move], extra: &[String]| {
                 let names = |moves: &[Move]| moves.iter().map(|mv| mv.uci(chess960).to_string()).collect::<Vec<_>>();
-                println!("position: {}", position.fen());
+                println!("position: {}", P::Game::position_text(&position));
                 println!("moves: {}", uci_path.join(" "));
                 println!("missing: {}", names(missing).join(" "));
                 println!("extra: {}", extra.join(" "));
@@ -246,7 +223,7 @@ impl Bisection {
                 report(&[], &[]);
                 return Ok(ExitCode::from(1));
             }
-            position = position.play(mv);
+            position = P::Game::play(&position, mv);
             path.push(mv);
             depth -= 1;
         }
@@ -257,23 +234,35 @@ impl Bisection {
 /// of those that are pseudo-legal but not legal; a move that is not even
 /// pseudo-legal, or a count listed twice, is an error.
 fn classify(position: &Position, divide: &Divide) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
+    sort_moves(
+        divide,
+        |text| position.parse_uci_move(text),
+        |text, _| is_pseudo_legal(position, text),
+        |text| format!("the engine named the move '{text}' in {}, which is not even pseudo-legal", position.to_fen()),
+    )
+}
+
+/// The engine's moves that `parse` reads as legal, with their counts, and
+/// the texts of those it refuses that `is_extra` takes for moves all the
+/// same (a move listed twice is extra too); any other text is an error,
+/// worded by `refusal` from the text as shown.
+fn sort_moves<E>(
+    divide: &Divide,
+    parse: impl Fn(&str) -> Result<Move, E>,
+    is_extra: impl Fn(&str, &E) -> bool,
+    refusal: impl Fn(&str) -> String,
+) -> Result<(HashMap<Move, u64>, Vec<String>), CliError> {
     let mut legal = HashMap::new();
     let mut extra = Vec::new();
     for (text, count) in divide {
-        match position.parse_uci_move(text) {
+        match parse(text) {
             Ok(mv) => {
                 if legal.insert(mv, *count).is_some() {
                     extra.push(format!("{text} (listed twice)"));
                 }
             }
-            Err(_) if is_pseudo_legal(position, text) => extra.push(text.clone()),
-            Err(_) => {
-                return Err(CliError::Usage(format!(
-                    "the engine named the move '{}' in {}, which is not even pseudo-legal",
-                    shown(text),
-                    position.to_fen()
-                )));
-            }
+            Err(error) if is_extra(text, &error) => extra.push(text.clone()),
+            Err(_) => return Err(CliError::Usage(refusal(&shown(text)))),
         }
     }
     Ok((legal, extra))

@@ -232,11 +232,14 @@ impl Engine {
         depth: u32,
         progress: &Progress,
     ) -> Result<Vec<(Move, PerftStats)>, CliError> {
-        match self {
-            Engine::Gpu(perft, _) => Ok(perft.divide_stats(position, depth, &mut progress.continuing())?),
-            Engine::Cpu(perft) => Ok(perft.divide_stats(position, depth, progress)),
-            Engine::Devices(..) => Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned())),
+        if let Engine::Devices(..) = self {
+            return Err(CliError::Usage("--stats counts on one device; leave out --devices".to_owned()));
         }
+        // At depth 1 the leaves are the root moves themselves: nothing for an engine to count.
+        if depth <= 1 {
+            return Ok(gpu_movegen::chess::stats::divide_stats(position, depth));
+        }
+        perft::divide_with(position, depth, |children, below| self.perft_stats(children, below, progress))
     }
 
     pub fn divide(

@@ -81,6 +81,9 @@ impl Settings {
     }
 }
 
+/// A divide's rows in the protocol's notation; `None` where `stop` ended it.
+type Divided = Result<Option<Vec<(String, u64)>>, String>;
+
 /// One game's side of a front end.
 trait Game {
     /// `uci` or `usi`.
@@ -95,12 +98,7 @@ trait Game {
     fn set_position(&mut self, words: &[&str]) -> Result<(), String>;
     /// The divide of the position at `depth` (1 or more), in the protocol's
     /// notation; `None` when `stop` was set before it ended.
-    fn divide(
-        &mut self,
-        settings: Settings,
-        depth: u32,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<Option<Vec<(String, u64)>>, String>;
+    fn divide(&mut self, settings: Settings, depth: u32, stop: &Arc<AtomicBool>) -> Divided;
     /// `d`: the position, for people.
     fn show(&self) -> String;
     /// `ucinewgame` / `usinewgame`.
@@ -391,10 +389,7 @@ fn engine_for<E>(
 
 /// A chess divide's rows named in UCI (castling as king takes rook with
 /// `chess960`), or None where it was stopped.
-fn uci_rows(
-    divided: Result<Option<Vec<(gpu_movegen::Move, u64)>>, CliError>,
-    chess960: bool,
-) -> Result<Option<Vec<(String, u64)>>, String> {
+fn uci_rows(divided: Result<Option<Vec<(gpu_movegen::Move, u64)>>, CliError>, chess960: bool) -> Divided {
     let divided = divided.map_err(|error| error.message().to_owned())?;
     Ok(divided.map(|rows| rows.into_iter().map(|(mv, count)| (mv.uci(chess960).to_string(), count)).collect()))
 }
@@ -483,12 +478,7 @@ impl Game for Chess {
         Ok(())
     }
 
-    fn divide(
-        &mut self,
-        settings: Settings,
-        depth: u32,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<Option<Vec<(String, u64)>>, String> {
+    fn divide(&mut self, settings: Settings, depth: u32, stop: &Arc<AtomicBool>) -> Divided {
         if self.variant != Variant::Chess {
             let variant = self.variant;
             let engine = engine_for(&mut self.variant_engine, settings, depth, |deepest| {
@@ -564,12 +554,7 @@ impl Game for Shogi {
         Ok(())
     }
 
-    fn divide(
-        &mut self,
-        settings: Settings,
-        depth: u32,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<Option<Vec<(String, u64)>>, String> {
+    fn divide(&mut self, settings: Settings, depth: u32, stop: &Arc<AtomicBool>) -> Divided {
         let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let hash = GpuTableArgs { mebibytes: settings.hash };
             super::shogi::open_engine(settings.backend, settings.threads, None, hash, deepest, true)

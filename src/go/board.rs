@@ -7,39 +7,7 @@
 use super::bitmap::{Bitmap, Geometry};
 
 /// Black or white; black moves first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// Black, who moves first.
-    Black = 0,
-    /// White.
-    White = 1,
-}
-
-impl Color {
-    /// Both colours, black first.
-    pub const ALL: [Color; 2] = [Color::Black, Color::White];
-
-    /// The opponent.
-    pub fn other(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    /// 0 for black, 1 for white: the index of `Board::stones`.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// "B" or "W", as GTP and SGF write it.
-    pub fn letter(self) -> char {
-        match self {
-            Color::Black => 'B',
-            Color::White => 'W',
-        }
-    }
-}
+pub use crate::game::BlackWhite as Color;
 
 /// No ko point (as a bit index).
 pub const NO_KO: u16 = u16::MAX;

@@ -17,33 +17,23 @@ pub const MAX_WORDS: usize = words_for(MAX_SIZE);
 macro_rules! with_board {
     ($position:expr, |$board:ident, $geometry:ident| $body:expr) => {{
         let position: &$crate::go::Position = $position;
-        match position.words() {
-            1 => {
-                let ($board, $geometry) = position.board::<1>();
-                $body
-            }
-            2 => {
-                let ($board, $geometry) = position.board::<2>();
-                $body
-            }
-            3 => {
-                let ($board, $geometry) = position.board::<3>();
-                $body
-            }
-            4 => {
-                let ($board, $geometry) = position.board::<4>();
-                $body
-            }
-            5 => {
-                let ($board, $geometry) = position.board::<5>();
-                $body
-            }
+        // Every word count the sizes have: one to five, and six for the rest.
+        $crate::go::position::with_board!(@words position, $board, $geometry, $body; 1 2 3 4 5; 6)
+    }};
+    (@words $position:ident, $board:ident, $geometry:ident, $body:expr; $($words:literal)*; $last:literal) => {
+        match $position.words() {
+            $(
+                $words => {
+                    let ($board, $geometry) = $position.board::<$words>();
+                    $body
+                }
+            )*
             _ => {
-                let ($board, $geometry) = position.board::<6>();
+                let ($board, $geometry) = $position.board::<$last>();
                 $body
             }
         }
-    }};
+    };
 }
 pub(crate) use with_board;
 

@@ -4,8 +4,6 @@
 //! left as SFEN writes the board), square 8 is 1a, square 80 is 1i. Bit `i`
 //! of a [`Bitboard`] is square `i`. Black (sente) moves towards rank a.
 
-use std::fmt;
-
 /// 81 squares in the low bits of a u128.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
@@ -127,42 +125,7 @@ pub fn parse_square(text: &str) -> Option<u8> {
 }
 
 /// The side: Black (sente, moves first, towards rank a) or White (gote).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// Sente, who moves first.
-    Black = 0,
-    /// Gote.
-    White = 1,
-}
-
-impl Color {
-    /// Both sides, Black first.
-    pub const ALL: [Color; 2] = [Color::Black, Color::White];
-
-    /// 0 for Black, 1 for White: the index of per-side arrays.
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl std::ops::Not for Color {
-    type Output = Color;
-    fn not(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(match self {
-            Color::Black => "black",
-            Color::White => "white",
-        })
-    }
-}
+pub use crate::game::BlackWhite as Color;
 
 /// The fourteen kinds of piece: eight unpromoted, six promoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -202,30 +202,7 @@ fn promotion_choice_allowed(piece: Piece, color: Color, from: u8, to: u8, promot
 /// The pieces of `us` that are the only piece between one of `us`'s sliders
 /// and the enemy king on `their_king`: moving one off that line gives check.
 fn discoverers(position: &Position, their_king: u8, us: Color) -> Bitboard {
-    let occupied = position.occupied();
-    let ours = position.colored(us);
-    let diagonal = (position.pieces(Piece::Bishop) | position.pieces(Piece::Horse)) & ours;
-    let straight = (position.pieces(Piece::Rook) | position.pieces(Piece::Dragon)) & ours;
-    // Our lance attacks their king from the side it comes from.
-    let lance_direction = if us == Color::Black { SOUTH } else { NORTH };
-    let lances = position.pieces(Piece::Lance) & ours;
-    let mut found = Bitboard::EMPTY;
-    for direction in 0..8 {
-        let first = ray_attacks(their_king, direction, occupied) & occupied;
-        if (first & ours).is_empty() {
-            continue;
-        }
-        let behind = ray_attacks(their_king, direction, occupied ^ first) & occupied & !first;
-        let sliders = match direction {
-            4..=7 => diagonal,
-            _ if direction == lance_direction => straight | lances,
-            _ => straight,
-        };
-        if !(behind & sliders).is_empty() {
-            found |= first;
-        }
-    }
-    found
+    lone_blockers(position, their_king, position.colored(us), us)
 }
 
 /// The ray from `origin` through `square` to the edge (empty if they share no line).
@@ -242,17 +219,24 @@ fn attackers_to_square_by_pawn(square: u8, color: Color) -> Bitboard {
 /// the king and a slider of the other side that moves along that line (a
 /// lance only along its own forward direction).
 fn pinned(position: &Position, king: u8, us: Color) -> Bitboard {
+    lone_blockers(position, king, position.colored(us), !us)
+}
+
+/// The pieces of `blockers` that each stand alone between the king on
+/// `king` and a slider of `attacker` that moves along their line (a lance
+/// only along its own forward direction).
+fn lone_blockers(position: &Position, king: u8, blockers: Bitboard, attacker: Color) -> Bitboard {
     let occupied = position.occupied();
-    let theirs = position.colored(!us);
+    let theirs = position.colored(attacker);
     let diagonal = (position.pieces(Piece::Bishop) | position.pieces(Piece::Horse)) & theirs;
     let straight = (position.pieces(Piece::Rook) | position.pieces(Piece::Dragon)) & theirs;
-    // Their lance attacks towards our king from the side it comes from.
-    let lance_direction = if us == Color::Black { NORTH } else { SOUTH };
+    // The attacker's lance reaches the king from the side it comes from.
+    let lance_direction = if attacker == Color::Black { SOUTH } else { NORTH };
     let lances = position.pieces(Piece::Lance) & theirs;
-    let mut pinned = Bitboard::EMPTY;
+    let mut found = Bitboard::EMPTY;
     for direction in 0..8 {
         let first = ray_attacks(king, direction, occupied) & occupied;
-        if (first & position.colored(us)).is_empty() {
+        if (first & blockers).is_empty() {
             continue;
         }
         let behind = ray_attacks(king, direction, occupied ^ first) & occupied & !first;
@@ -262,10 +246,10 @@ fn pinned(position: &Position, king: u8, us: Color) -> Bitboard {
             _ => straight,
         };
         if !(behind & sliders).is_empty() {
-            pinned |= first;
+            found |= first;
         }
     }
-    pinned
+    found
 }
 
 impl Position {

@@ -210,6 +210,13 @@ impl Position {
     /// for one extra piece), and this bounds the legal moves of every
     /// position this crate handles by [`crate::chess::movegen::MAX_LEGAL_MOVES`].
     pub(crate) fn validate_material(&self, color: Color) -> Result<(), FenError> {
+        self.validate_material_with(color, false)
+    }
+
+    /// [`Self::validate_material`], with kings past one counted as promoted
+    /// pieces where `kings_promote` (antichess, whose pawns may promote to
+    /// kings and whose sides may have none).
+    pub(crate) fn validate_material_with(&self, color: Color, kings_promote: bool) -> Result<(), FenError> {
         let count = |piece: Piece| self.pieces_of(color, piece).count();
         let pawns = count(Piece::Pawn);
         if pawns > 8 {
@@ -220,8 +227,12 @@ impl Position {
             return Err(FenError::TooManyPieces { color, found: pieces });
         }
         let beyond = |piece: Piece, start: u32| count(piece).saturating_sub(start);
-        let promoted =
-            beyond(Piece::Queen, 1) + beyond(Piece::Rook, 2) + beyond(Piece::Bishop, 2) + beyond(Piece::Knight, 2);
+        let kings = if kings_promote { beyond(Piece::King, 1) } else { 0 };
+        let promoted = beyond(Piece::Queen, 1)
+            + beyond(Piece::Rook, 2)
+            + beyond(Piece::Bishop, 2)
+            + beyond(Piece::Knight, 2)
+            + kings;
         if promoted > 8 - pawns {
             return Err(FenError::TooManyPromoted { color, promoted, missing_pawns: 8 - pawns });
         }

@@ -93,65 +93,40 @@ pub static ROOK_RAYS: [u64; 64] = slider_rays(true, false);
 /// Queen attacks on an empty board.
 pub static QUEEN_RAYS: [u64; 64] = slider_rays(true, true);
 
-const fn between_table() -> [[u64; 64]; 64] {
-    let mut table = [[0; 64]; 64];
-    let mut from = 0;
-    while from < 64 {
-        let mut to = 0;
-        while to < 64 {
-            let target = 1u64 << to;
-            let mut direction = 0;
-            while direction < 8 {
-                let (file_step, rank_step) = if direction < 4 {
-                    ray_walk::ROOK_DIRECTIONS[direction]
-                } else {
-                    ray_walk::BISHOP_DIRECTIONS[direction - 4]
-                };
-                // Walk the ray with the target as the only blocker.
-                let ray = ray_walk::ray_attacks(from as u8, target, file_step, rank_step);
-                if ray & target != 0 {
-                    table[from][to] = ray & !target;
-                }
-                direction += 1;
-            }
-            to += 1;
-        }
-        from += 1;
-    }
-    table
-}
-
-const fn line_table() -> [[u64; 64]; 64] {
-    let mut table = [[0; 64]; 64];
+/// `(between, line)` for every pair of squares: the squares strictly
+/// between two squares on a common rank, file or diagonal, and the whole
+/// line through them; empty for squares not aligned. One walk fills both.
+const fn alignment_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+    let mut between = [[0; 64]; 64];
+    let mut line = [[0; 64]; 64];
     let mut from = 0;
     while from < 64 {
         let mut direction = 0;
         while direction < 8 {
-            let (file_step, rank_step) = if direction < 4 {
-                ray_walk::ROOK_DIRECTIONS[direction]
-            } else {
-                ray_walk::BISHOP_DIRECTIONS[direction - 4]
-            };
+            let (file_step, rank_step) = ray_walk::QUEEN_DIRECTIONS[direction];
             let forward = ray_walk::ray_attacks(from as u8, 0, file_step, rank_step);
             let backward = ray_walk::ray_attacks(from as u8, 0, -file_step, -rank_step);
-            let line = forward | backward | 1 << from;
             let mut targets = forward;
             while targets != 0 {
                 let to = targets.trailing_zeros() as usize;
-                table[from][to] = line;
+                line[from][to] = forward | backward | 1 << from;
+                // Walk the ray with the target as the only blocker.
+                between[from][to] = ray_walk::ray_attacks(from as u8, 1 << to, file_step, rank_step) & !(1 << to);
                 targets &= targets - 1;
             }
             direction += 1;
         }
         from += 1;
     }
-    table
+    (between, line)
 }
 
+const ALIGNMENT: ([[u64; 64]; 64], [[u64; 64]; 64]) = alignment_tables();
+
 /// Squares strictly between two squares on a common rank, file or diagonal; empty otherwise.
-pub static BETWEEN: [[u64; 64]; 64] = between_table();
+pub static BETWEEN: [[u64; 64]; 64] = ALIGNMENT.0;
 /// The whole line (edge to edge) through two aligned squares; empty when not aligned.
-pub static LINE: [[u64; 64]; 64] = line_table();
+pub static LINE: [[u64; 64]; 64] = ALIGNMENT.1;
 
 /// The squares a knight on `square` attacks.
 #[inline]

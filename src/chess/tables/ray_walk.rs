@@ -6,6 +6,17 @@
 pub const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// The four bishop directions as (file step, rank step).
 pub const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+/// The rook's directions, then the bishop's.
+pub const QUEEN_DIRECTIONS: [(i8, i8); 8] = {
+    let mut directions = [(0, 0); 8];
+    let mut index = 0;
+    while index < 4 {
+        directions[index] = ROOK_DIRECTIONS[index];
+        directions[index + 4] = BISHOP_DIRECTIONS[index];
+        index += 1;
+    }
+    directions
+};
 
 /// Squares attacked from `square` along one direction; the first occupied
 /// square is included (it may be a capture), nothing beyond it.

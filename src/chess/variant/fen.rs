@@ -198,6 +198,10 @@ impl VariantPosition {
     fn validate(&self) -> Result<(), FenError> {
         let board = &self.board;
         let kings = |color: Color| board.pieces_of(color, Piece::King).count();
+        let one_king = |color: Color| match kings(color) {
+            1 => Ok(()),
+            found => Err(FenError::KingCount { color, found }),
+        };
         let back_ranks = Bitboard::rank(0) | Bitboard::rank(7);
         let pawns = board.pieces(Piece::Pawn);
         match self.variant {
@@ -206,7 +210,8 @@ impl VariantPosition {
                     return Err(variant_error("piece placement", "the board is empty"));
                 }
                 for color in Color::ALL {
-                    validate_antichess_material(board, color)?;
+                    // Kings are ordinary pieces: a side may have none, and kings past one count as promoted.
+                    board.validate_material_with(color, true)?;
                 }
             }
             Variant::Horde => {
@@ -250,9 +255,7 @@ impl VariantPosition {
             }
             Variant::RacingKings => {
                 for color in Color::ALL {
-                    if kings(color) != 1 {
-                        return Err(FenError::KingCount { color, found: kings(color) });
-                    }
+                    one_king(color)?;
                     let count = |piece: Piece| board.pieces_of(color, piece).count();
                     if count(Piece::Queen) > 1
                         || count(Piece::Rook) > 2
@@ -276,9 +279,7 @@ impl VariantPosition {
             }
             Variant::Crazyhouse => {
                 for color in Color::ALL {
-                    if kings(color) != 1 {
-                        return Err(FenError::KingCount { color, found: kings(color) });
-                    }
+                    one_king(color)?;
                 }
                 let pocket_pawns: u32 = self.pockets.iter().map(|pocket| u32::from(pocket.count(Piece::Pawn))).sum();
                 if pawns.count() + pocket_pawns > 16 {
@@ -313,9 +314,7 @@ impl VariantPosition {
             }
             Variant::Chess | Variant::KingOfTheHill | Variant::ThreeCheck => {
                 for color in Color::ALL {
-                    if kings(color) != 1 {
-                        return Err(FenError::KingCount { color, found: kings(color) });
-                    }
+                    one_king(color)?;
                     board.validate_material(color)?;
                 }
             }
@@ -463,28 +462,4 @@ impl VariantPosition {
         let black = board.pieces_of(Color::Black, Piece::King);
         white.squares().any(|king| !(crate::chess::tables::king_attacks(king) & black).is_empty())
     }
-}
-
-/// Antichess material: as chess's, but kings are ordinary pieces, so a
-/// side may have none, and kings past one count as promoted.
-fn validate_antichess_material(board: &Position, color: Color) -> Result<(), FenError> {
-    let count = |piece: Piece| board.pieces_of(color, piece).count();
-    let pawns = count(Piece::Pawn);
-    if pawns > 8 {
-        return Err(FenError::TooManyPawns { color, found: pawns });
-    }
-    let pieces = board.colored(color).count();
-    if pieces > 16 {
-        return Err(FenError::TooManyPieces { color, found: pieces });
-    }
-    let beyond = |piece: Piece, start: u32| count(piece).saturating_sub(start);
-    let promoted = beyond(Piece::Queen, 1)
-        + beyond(Piece::Rook, 2)
-        + beyond(Piece::Bishop, 2)
-        + beyond(Piece::Knight, 2)
-        + beyond(Piece::King, 1);
-    if promoted > 8 - pawns {
-        return Err(FenError::TooManyPromoted { color, promoted, missing_pawns: 8 - pawns });
-    }
-    Ok(())
 }
