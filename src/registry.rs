@@ -93,15 +93,6 @@ pub enum ReadError {
     Moves(String),
 }
 
-impl ReadError {
-    /// What the reader said, without the part's name.
-    pub fn message(&self) -> &str {
-        match self {
-            ReadError::Size(message) | ReadError::Position(message) | ReadError::Moves(message) => message,
-        }
-    }
-}
-
 /// A position read from `text` by `parse`, or `start()` where there is no text.
 pub fn read_or_start<P, E: std::fmt::Display>(
     text: Option<&str>,
