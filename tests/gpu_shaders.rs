@@ -295,13 +295,18 @@ fn wgsl_structs_match_their_rust_twins() {
             )
         )
     );
-    for module in [&per_piece, &per_position] {
+    // Every game's batch kernels share the uniform (common/batch_io.wgsl).
+    let wgsl = |source: Result<String, _>| {
+        let source: String = source.expect("composes");
+        naga::front::wgsl::parse_str(&source).unwrap_or_else(|error| panic!("{}", error.emit_to_string(&source)))
+    };
+    let go_legal = wgsl(gpu_movegen::go::gpu::shaders::compose("go_legal", 9, &[]));
+    let go_playouts = wgsl(gpu_movegen::go::gpu::shaders::compose("go_playouts", 19, &[]));
+    let shogi_per_position = wgsl(gpu_movegen::shogi::gpu::shaders::compose_with("shogi_per_position", &[]));
+    for module in [&per_piece, &per_position, &go_legal, &go_playouts, &shogi_per_position] {
         assert_eq!(
             struct_layout(module, "BatchParameters"),
-            (
-                size_of::<BatchParameters>() as u32,
-                offsets!(BatchParameters, position_count, reserved_0, reserved_1, reserved_2)
-            )
+            (size_of::<BatchParameters>() as u32, offsets!(BatchParameters, count, per_position, seed, first_stream))
         );
     }
 }

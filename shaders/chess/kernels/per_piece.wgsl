@@ -33,7 +33,7 @@ fn piece_code(board: Position, square: u32) -> u32 {
 // The record of `square` in position `index`: with `legal` the side to
 // move's legal destinations, otherwise every piece's pseudo-legal ones.
 fn per_piece(index: u32, square: u32, legal: bool) {
-    if index >= parameters.position_count {
+    if index >= parameters.count {
         return;
     }
     let board = unpack_position(positions[index]);

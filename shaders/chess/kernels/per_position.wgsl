@@ -27,7 +27,7 @@ struct PositionMovesRecord {
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
     let index = invocation.x;
-    if index >= parameters.position_count {
+    if index >= parameters.count {
         return;
     }
     let board = unpack_position(positions[index]);

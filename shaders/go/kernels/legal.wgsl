@@ -1,21 +1,17 @@
 // kernels/legal.wgsl — Go legal points and playout moves, one invocation per position.
 //
-// Reads: `positions` (binding 1), `parameters` (binding 4). Writes:
-// `position_moves` (binding 2): per position, the points the side to move
+// Reads: `positions` (binding 1), `parameters` (binding 4), both of
+// common/batch_io.wgsl. Writes: `position_moves` (binding 2): per
+// position, the points the side to move
 // may legally play and the points a playout may choose (legal, not its own
 // eye), both in the bitmap layout of bitmap.wgsl padded to 12 words.
 // Dispatch: GO_WORKGROUP invocations per workgroup; global invocation x is
 // the position.
 
 #import go_board
+#import batch_io
 
-// Rust twin: GoBatchParameters in src/go/gpu/layout.rs.
-struct GoBatchParameters {
-    count: u32,
-    per_position: u32,
-    seed: u32,
-    first_stream: u32,
-}
+alias BatchPosition = PackedGoPosition;
 
 // Rust twin: GoMovesRecord in src/go/gpu/layout.rs.
 struct GoMovesRecord {
@@ -23,9 +19,7 @@ struct GoMovesRecord {
     playout: array<u32, 12>,
 }
 
-@group(0) @binding(1) var<storage, read> positions: array<PackedGoPosition>;
 @group(0) @binding(2) var<storage, read_write> position_moves: array<GoMovesRecord>;
-@group(0) @binding(4) var<uniform> parameters: GoBatchParameters;
 
 @compute @workgroup_size(GO_WORKGROUP)
 fn legal_points(@builtin(global_invocation_id) invocation: vec3<u32>) {

@@ -1,14 +1,15 @@
 // kernels/playouts.wgsl — batched random Go playouts, one invocation per playout.
 //
-// Reads: `positions` (binding 1), `parameters` (binding 4). Writes:
-// `playouts` (binding 2), one record per playout: its last board, random
-// state, passes, moves, and black's area minus white's. Kernel
-// `playout_games`, GO_WORKGROUP invocations per workgroup, x the playout:
-// invocation i plays a whole game from position i / per_position with
-// stream first_stream + i of `seed` (random.wgsl), and ends exactly as
-// src/go/playout.rs does for the same numbers: each move draws one of the
-// mover's playout moves (legal, not its own eye) and plays it, or passes
-// when there is none; two passes in a row or 3 x points moves end it.
+// Reads: `positions` (binding 1), `parameters` (binding 4), both of
+// common/batch_io.wgsl. Writes: `playouts` (binding 2), one record per
+// playout: its last board, random state, passes, moves, and black's area
+// minus white's. Kernel `playout_games`, GO_WORKGROUP invocations per
+// workgroup, x the playout: invocation i plays a whole game from position
+// i / per_position with stream first_stream + i of `seed` (random.wgsl),
+// and ends exactly as src/go/playout.rs does for the same numbers: each
+// move draws one of the mover's playout moves (legal, not its own eye) and
+// plays it, or passes when there is none; two passes in a row or
+// 3 x points moves end it.
 //
 // The whole game runs in one invocation so that the atari set of
 // atari.wgsl stays in private memory from move to move; a 19x19 playout is
@@ -18,14 +19,9 @@
 #import go_board
 #import go_atari
 #import random
+#import batch_io
 
-// Rust twin: GoBatchParameters in src/go/gpu/layout.rs.
-struct GoBatchParameters {
-    count: u32,
-    per_position: u32,
-    seed: u32,
-    first_stream: u32,
-}
+alias BatchPosition = PackedGoPosition;
 
 // Rust twin: GoPlayoutState in src/go/gpu/layout.rs.
 struct GoPlayoutState {
@@ -37,9 +33,7 @@ struct GoPlayoutState {
     area_difference: i32,
 }
 
-@group(0) @binding(1) var<storage, read> positions: array<PackedGoPosition>;
 @group(0) @binding(2) var<storage, read_write> playouts: array<GoPlayoutState>;
-@group(0) @binding(4) var<uniform> parameters: GoBatchParameters;
 
 const GO_MOVE_CAP: u32 = 3u * GO_SIZE * GO_SIZE;
 

@@ -9,14 +9,9 @@
 // workgroup; global invocation x is the position.
 
 #import shogi_movegen
+#import batch_io
 
-// Rust twin: ShogiBatchParameters in src/shogi/gpu/layout.rs.
-struct ShogiBatchParameters {
-    position_count: u32,
-    reserved_0: u32,
-    reserved_1: u32,
-    reserved_2: u32,
-}
+alias BatchPosition = PackedShogiPosition;
 
 // Rust twin: ShogiPositionMovesRecord in src/shogi/gpu/layout.rs.
 struct ShogiPositionMovesRecord {
@@ -29,15 +24,12 @@ struct ShogiPositionMovesRecord {
     reserved_2: u32,
 }
 
-@group(0) @binding(1) var<storage, read> positions: array<PackedShogiPosition>;
 @group(0) @binding(2) var<storage, read_write> position_moves: array<ShogiPositionMovesRecord>;
-@group(0) @binding(3) var<storage, read_write> status: atomic<u32>;
-@group(0) @binding(4) var<uniform> parameters: ShogiBatchParameters;
 
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
     let index = invocation.x;
-    if index >= parameters.position_count {
+    if index >= parameters.count {
         return;
     }
     let position = shogi_unpack(positions[index]);

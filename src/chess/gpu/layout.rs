@@ -68,25 +68,14 @@ pub struct PositionMovesRecord {
     pub castling: u32,
 }
 
-/// `BatchParameters` in shaders/chess/movegen_io.wgsl: a uniform with the batch size.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
-pub struct BatchParameters {
-    /// Positions in the batch.
-    pub position_count: u32,
-    /// Padding; always 0.
-    pub reserved_0: u32,
-    /// Padding; always 0.
-    pub reserved_1: u32,
-    /// Padding; always 0.
-    pub reserved_2: u32,
-}
+/// `BatchParameters` in shaders/common/batch_io.wgsl, the uniform of the
+/// move-generation kernels (every game's batch kernels share it).
+pub use crate::gpu::batch::BatchParameters;
 
 const _: () = assert!(size_of::<PackedPosition>() == 40);
 const _: () = assert!(size_of::<PackedVariantPosition>() == 64);
 const _: () = assert!(size_of::<PieceMovesRecord>() == 16);
 const _: () = assert!(size_of::<PositionMovesRecord>() == 528);
-const _: () = assert!(size_of::<BatchParameters>() == 16);
 
 /// A bitboard as the shaders store it: (squares 0..31, squares 32..63).
 #[inline]

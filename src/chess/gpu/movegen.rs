@@ -492,11 +492,7 @@ impl MoveGenerator {
 
         let started = Instant::now();
         queue.write_buffer(&buffers.positions, 0, bytemuck::cast_slice(chunk));
-        queue.write_buffer(
-            &buffers.parameters,
-            0,
-            bytemuck::bytes_of(&BatchParameters { position_count: count, ..bytemuck::Zeroable::zeroed() }),
-        );
+        queue.write_buffer(&buffers.parameters, 0, bytemuck::bytes_of(&BatchParameters::positions(count)));
         queue.write_buffer(&buffers.status, 0, bytemuck::bytes_of(&0u32));
         if timed {
             self.context.submit([]);

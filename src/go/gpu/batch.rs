@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use bytemuck::Pod;
 
-use super::layout::{GoBatchParameters, PackedGoPosition};
+use super::layout::PackedGoPosition;
 use super::shaders;
+use crate::gpu::batch::BatchParameters;
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::{Check, GpuContext, GpuError};
 
@@ -71,18 +72,16 @@ impl GoBatch {
         size: u32,
         entry_points: &[&str],
         positions: &[PackedGoPosition],
-        parameters: GoBatchParameters,
+        parameters: BatchParameters,
     ) -> Result<Vec<T>, GpuError> {
         self.prepare(size).await?;
         let batch = crate::gpu::batch::Batch {
             label: self.module,
             kernels: &self.kernels[&size],
             entry_points,
-            invocations: parameters.count,
             tables: None,
             positions,
             parameters,
-            status: false,
         };
         crate::gpu::batch::run(&self.context, &batch, |flags| format!("Go batch fault flags {flags:#x}")).await
     }

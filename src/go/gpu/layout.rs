@@ -90,18 +90,3 @@ pub struct GoPlayoutState {
 }
 
 const _: () = assert!(size_of::<GoPlayoutState>() == 128);
-
-/// `GoBatchParameters` in the Go kernels: positions (or playouts) in the
-/// batch, playouts per position, the seed and the first random stream.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
-pub struct GoBatchParameters {
-    /// Invocations: positions, or playouts in a playout batch.
-    pub count: u32,
-    /// Playouts per position.
-    pub per_position: u32,
-    /// The seed of every random stream.
-    pub seed: u32,
-    /// The stream of the batch's first playout; the next ones follow.
-    pub first_stream: u32,
-}

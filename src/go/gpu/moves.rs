@@ -2,9 +2,10 @@
 //! one invocation per position (shaders/go/kernels/legal.wgsl).
 
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
-use super::layout::{GoBatchParameters, GoMovesRecord, PackedGoPosition, join_words};
+use super::layout::{GoMovesRecord, PackedGoPosition, join_words};
 use crate::go::Position;
 use crate::go::position::MAX_WORDS;
+use crate::gpu::batch::BatchParameters;
 use crate::gpu::{GpuContext, GpuError};
 
 /// The move bitmaps of one position for its side to move, as 64-bit words
@@ -58,7 +59,7 @@ impl GoMoveGenerator {
         let mut moves = Vec::with_capacity(positions.len());
         for chunk in positions.chunks(INVOCATIONS_PER_DISPATCH as usize) {
             let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
-            let parameters = GoBatchParameters { count: chunk.len() as u32, per_position: 1, ..Default::default() };
+            let parameters = BatchParameters::positions(chunk.len() as u32);
             let records: Vec<GoMovesRecord> = self.batch.run(size, &["legal_points"], &packed, parameters).await?;
             moves.extend(records.iter().map(|record| GoPositionMoves {
                 legal: join_words(&record.legal),

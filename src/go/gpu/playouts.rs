@@ -3,11 +3,12 @@
 //! playout with the same seed and stream.
 
 use super::batch::{GoBatch, INVOCATIONS_PER_DISPATCH};
-use super::layout::{GoBatchParameters, GoPlayoutState, PackedGoPosition};
+use super::layout::{GoPlayoutState, PackedGoPosition};
 use crate::go::playout::move_cap;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::go::playout::{PlayoutBatch, PlayoutRunner};
 use crate::go::{PlayoutResult, Position};
+use crate::gpu::batch::BatchParameters;
 use crate::gpu::{GpuContext, GpuError};
 
 /// The most playouts in one dispatch by default: enough invocations to fill
@@ -130,7 +131,7 @@ impl GpuPlayouts {
                 })?;
             let packed: Vec<PackedGoPosition> = chunk.iter().map(PackedGoPosition::pack).collect();
             let stream = first_stream.wrapping_add((index * positions_per_dispatch) as u32 * per_position);
-            let parameters = GoBatchParameters { count, per_position, seed, first_stream: stream };
+            let parameters = BatchParameters { count, per_position, seed, first_stream: stream };
             let states: Vec<GoPlayoutState> = self.batch.run(size, &["playout_games"], &packed, parameters).await?;
             if states.iter().any(|state| state.passes < 2 && state.moves < move_cap(size)) {
                 return Err(GpuError::ShaderFault("a playout had not ended when its invocation did".into()));

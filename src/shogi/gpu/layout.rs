@@ -114,20 +114,6 @@ impl PackedShogiPosition {
     }
 }
 
-/// `ShogiBatchParameters` in shaders/shogi/kernels/per_position.wgsl.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable)]
-pub struct ShogiBatchParameters {
-    /// Positions in the batch.
-    pub position_count: u32,
-    /// Padding; always 0.
-    pub reserved_0: u32,
-    /// Padding; always 0.
-    pub reserved_1: u32,
-    /// Padding; always 0.
-    pub reserved_2: u32,
-}
-
 /// `ShogiPositionMovesRecord` in shaders/shogi/kernels/per_position.wgsl:
 /// legal destinations per square, legal drop squares per hand slot, the
 /// legal move count.
@@ -144,5 +130,4 @@ pub struct ShogiPositionMovesRecord {
     pub reserved: [u32; 3],
 }
 
-const _: () = assert!(size_of::<ShogiBatchParameters>() == 16);
 const _: () = assert!(size_of::<ShogiPositionMovesRecord>() == 1424);

@@ -1,8 +1,9 @@
 //! Batched Shogi move generation on the GPU: upload positions, run the
 //! per-position kernel, read every legal destination and drop back.
 
-use super::layout::{PackedShogiPosition, ShogiBatchParameters, ShogiPositionMovesRecord};
+use super::layout::{PackedShogiPosition, ShogiPositionMovesRecord};
 use super::shaders;
+use crate::gpu::batch::BatchParameters;
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::buffer_with;
 use crate::gpu::{GpuContext, GpuError};
@@ -126,11 +127,9 @@ impl ShogiMoveGenerator {
             label: "shogi per_position",
             kernels: &self.kernels,
             entry_points: &["per_position"],
-            invocations: chunk.len() as u32,
             tables: Some(&self.tables),
             positions: &packed,
-            parameters: ShogiBatchParameters { position_count: chunk.len() as u32, ..Default::default() },
-            status: true,
+            parameters: BatchParameters::positions(chunk.len() as u32),
         };
         crate::gpu::batch::run(&self.context, &batch, |flags| {
             format!("a Shogi position has no king for the side to move (flags {flags:#x})")
