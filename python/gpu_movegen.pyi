@@ -7,10 +7,15 @@ positions; `info` says what the machine offers. docs/python.md is the guide.
 
 from typing import Callable, Literal, Optional, Sequence, TypedDict, Union, overload
 
+import types
+
 import numpy
 import numpy.typing
 
 __version__: str
+
+# Batched game environments with pgx's state (docs/python.md, "Environments").
+env: types.ModuleType
 
 Game = Literal["chess", "shogi", "go"]
 Backend = Literal["auto", "gpu", "cpu"]

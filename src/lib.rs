@@ -65,6 +65,7 @@
 #[cfg(feature = "gpu")]
 pub mod catalog;
 pub mod chess;
+pub mod env;
 pub mod error;
 pub mod files;
 pub mod game;

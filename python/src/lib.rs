@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 
 mod backend;
 mod detach;
+mod env;
 mod failure;
 mod generator;
 mod perft;
@@ -48,9 +49,13 @@ fn gpu_movegen_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(backend::set_gpu_timeout, module)?)?;
     module.add_function(wrap_pyfunction!(backend::close, module)?)?;
     module.add_class::<generator::Generator>()?;
+    // `import gpu_movegen.env` finds the submodule through sys.modules.
+    let environments = env::module(py)?;
+    py.import("sys")?.getattr("modules")?.set_item("gpu_movegen.env", &environments)?;
+    module.add_submodule(&environments)?;
     module.add(
         "__all__",
-        ["Generator", "GpuError", "MismatchError", "__version__", "close", "info", "perft", "set_gpu_timeout"],
+        ["Generator", "GpuError", "MismatchError", "__version__", "close", "env", "info", "perft", "set_gpu_timeout"],
     )?;
     #[cfg(feature = "failpoints")]
     module.add_function(wrap_pyfunction!(failpoint, module)?)?;

@@ -6,6 +6,7 @@
 pub mod board;
 pub mod cpu_perft;
 pub mod cross_check;
+pub mod env;
 pub mod error;
 pub mod fast_perft;
 #[cfg(feature = "gpu")]

@@ -1,0 +1,153 @@
+"""gpu_movegen.env on its own: shapes and dtypes as pgx has them, arrays
+reused from step to step, DLPack, seeded resets, and clear errors that
+leave every game as it was. test_env_pgx.py plays it against pgx."""
+
+import numpy
+import pytest
+
+import gpu_movegen.env
+
+
+def first_legal(state):
+    return numpy.argmax(state.legal_action_mask, axis=1).astype(numpy.int32)
+
+
+def test_the_state_has_pgx_s_fields_shapes_and_dtypes():
+    env = gpu_movegen.env.make("chess", batch_size=3)
+    state = env.reset(1)
+    assert (env.id, env.batch_size, env.num_actions, env.observation_shape, env.num_players) == (
+        "chess",
+        3,
+        4672,
+        (8, 8, 119),
+        2,
+    )
+    expected = {
+        "current_player": ((3,), numpy.int32),
+        "observation": ((3, 8, 8, 119), numpy.float32),
+        "rewards": ((3, 2), numpy.float32),
+        "terminated": ((3,), numpy.bool_),
+        "truncated": ((3,), numpy.bool_),
+        "legal_action_mask": ((3, 4672), numpy.bool_),
+    }
+    for name, (shape, dtype) in expected.items():
+        array = getattr(state, name)
+        assert isinstance(array, numpy.ndarray), name
+        assert (array.shape, array.dtype) == (shape, dtype), name
+    assert (state.legal_action_mask.sum(axis=1) == 20).all()
+    assert not state.terminated.any()
+
+
+def test_arrays_are_reused_and_rewritten_by_each_step():
+    env = gpu_movegen.env.make("chess", batch_size=2)
+    state = env.reset(0)
+    mask, observation = state.legal_action_mask, state.observation
+    before = observation.copy()
+    after = env.step(first_legal(state))
+    assert after.legal_action_mask is mask and after.observation is observation
+    assert not numpy.array_equal(before, observation)
+    assert env.state.observation is observation
+
+
+def test_arrays_go_to_other_frameworks_through_dlpack():
+    env = gpu_movegen.env.make("chess", batch_size=2)
+    state = env.reset(0)
+    shared = numpy.from_dlpack(state.observation)
+    assert shared.shape == (2, 8, 8, 119)
+    env.step(first_legal(state))
+    # No copy: the consumer sees the next step's values.
+    numpy.testing.assert_array_equal(shared, state.observation)
+
+
+def test_the_same_seed_gives_the_same_games():
+    def players(seed):
+        env = gpu_movegen.env.make("chess", batch_size=32, seed=seed)
+        return [env.players(game) for game in range(32)], env.state.current_player.copy()
+
+    assert players(5)[0] == players(5)[0]
+    assert players(5)[0] != players(6)[0]
+    env = gpu_movegen.env.make("chess", batch_size=32, seed=5)
+    env.step(first_legal(env.state))
+    env.reset(5)
+    numpy.testing.assert_array_equal(env.state.current_player, players(5)[1])
+    assert not env.state._step_count.any()
+
+
+@pytest.mark.parametrize(
+    ("actions", "message"),
+    [
+        (numpy.zeros(3, dtype=numpy.int32), r"actions: expected shape \(2,\)"),
+        (numpy.zeros((2, 1), dtype=numpy.int32), r"actions: expected shape \(2,\)"),
+        (numpy.zeros(2, dtype=numpy.float32), "actions: expected integers, not dtype float32"),
+        (numpy.array([True, False]), "actions: expected integers, not dtype bool"),
+        (numpy.array([0, 4672]), r"actions: game 1: action 4672 is outside 0\.\.4672"),
+        ([-1, 0], r"actions: game 0: action -1 is outside 0\.\.4672"),
+        (["a", "b"], "actions: expected integers"),
+    ],
+)
+def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
+    env = gpu_movegen.env.make("chess", batch_size=2)
+    state = env.reset(3)
+    before = {name: getattr(state, name).copy() for name in ["observation", "legal_action_mask", "current_player"]}
+    with pytest.raises(ValueError, match=message):
+        env.step(actions)
+    for name, values in before.items():
+        numpy.testing.assert_array_equal(getattr(env.state, name), values, err_msg=name)
+    # The games play on from where they were.
+    env.step(first_legal(env.state))
+    assert (env.state._step_count == 1).all()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, not "checkers"'),
+        ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to"),
+        ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),
+        ({"env_id": "chess", "batch_size": 1, "backend": "gpu"}, "backend: this version steps environments on the CPU"),
+    ],
+)
+def test_bad_arguments_raise_value_error(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        gpu_movegen.env.make(**arguments)
+
+
+def test_an_illegal_action_loses_as_in_pgx():
+    env = gpu_movegen.env.make("chess", batch_size=2, seed=4)
+    state = env.state
+    mover = int(state.current_player[0])
+    actions = first_legal(state)
+    actions[0] = 0  # never legal at the start
+    state = env.step(actions)
+    assert state.terminated.tolist() == [True, False]
+    assert state.rewards[0, mover] == -1.0 and state.rewards[0, 1 - mover] == 1.0
+    assert state.legal_action_mask[0].all()
+
+
+def test_auto_reset_starts_new_games():
+    env = gpu_movegen.env.make("chess", batch_size=1, seed=3, auto_reset=True)
+    # Fool's mate: f3, e5, g4, Qh4#.
+    for uci in ["f2f3", "e7e5", "g2g4", "d8h4"]:
+        state = env.step([uci_action(env, uci)])
+    assert state.terminated[0] and abs(state.rewards[0]).sum() == 2.0
+    assert state.legal_action_mask[0].sum() == 20 and state._step_count[0] == 0
+
+
+def uci_action(env, uci):
+    """pgx's action for a UCI move of the side to move (white's frame, or black's mirrored)."""
+    files, ranks = "abcdefgh", "12345678"
+    black = env.state.observation[0, 0, 0, 112] == 1.0
+    squares = []
+    for text in (uci[:2], uci[2:4]):
+        rank = ranks.index(text[1])
+        squares.append(files.index(text[0]) * 8 + (7 - rank if black else rank))
+    source, target = squares
+    steps = {}
+    for index in range(7):
+        near, far = index + 1, index - 7
+        for offset, step in enumerate(
+            [(far, 0), (near, 0), (0, far), (0, near), (far, far), (near, near), (-far, far), (-near, near)]
+        ):
+            steps[step] = 9 + offset * 7 + index
+    step = (target % 8 - source % 8, target // 8 - source // 8)
+    return source * 73 + steps[step]

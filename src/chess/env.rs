@@ -1,0 +1,352 @@
+//! Chess as pgx's `chess` environment (version v2) defines it, on this
+//! crate's move generator: [`Chess`] is the [`EnvGame`].
+//!
+//! - **Actions** are AlphaZero's 4,672: a from-square times 73 planes, in the
+//!   frame of the side to move (black's board mirrored rank for rank), the
+//!   squares numbered file by file (a1 0, a2 1, …, h8 63). Planes 0–8 are
+//!   the underpromotions (rook, bishop, knight; straight, towards the
+//!   h-file, towards the a-file); planes 9–72 the queen-like and knight
+//!   moves, a pawn's move to the last rank promoting to a queen. Castling is
+//!   the king's two-square move.
+//! - **The observation** is 8×8×119: for each of the last eight positions
+//!   (the current first), the mover's six piece kinds, the opponent's six,
+//!   and whether the position had been seen before (one plane for never,
+//!   one for at least once); then the colour to move, the steps taken over
+//!   512, the four castling rights (mover's queen and king side, then the
+//!   opponent's) and the halfmove clock over 100. Rows run from the mover's
+//!   eighth rank down, columns from the a-file. Positions before the game
+//!   began read as empty boards never seen before.
+//! - **The game ends** by checkmate (the mated side -1, the other +1),
+//!   stalemate, the fifty-move rule (100 halfmoves), a threefold
+//!   repetition, pgx's insufficient material (OpenSpiel's test: king
+//!   against king, a lone minor piece, or nothing but bishops on squares of
+//!   one colour) and at 512 steps, all but checkmate drawn. As in pgx, the
+//!   step limit sets `terminated`, not `truncated`.
+//! - **Repetition** compares the pieces, the side to move, the castling
+//!   rights and, as pgx does, the square a double push just passed, whether
+//!   or not a pawn can take on it. Positions are compared whole, not by hash.
+
+use crate::chess::Chess;
+use crate::chess::board::{Color, Move, MoveKind, Piece, Square};
+use crate::chess::position::Position;
+use crate::env::{EnvGame, Outcome};
+use crate::game::Game;
+
+/// Actions: 64 from-squares times 73 planes.
+pub const ACTIONS: usize = 64 * 73;
+/// Steps after which a game ends drawn (AlphaZero's, pgx's).
+pub const MAX_STEPS: u32 = 512;
+/// Positions of history in an observation.
+const HISTORY: usize = 8;
+/// Planes of one position of history: twelve piece kinds, two repetition planes.
+const PLANES_PER_POSITION: usize = 14;
+/// Planes of the observation.
+pub const PLANES: usize = HISTORY * PLANES_PER_POSITION + 7;
+
+/// A position as repetition compares it: the three piece-code planes and
+/// black's pieces, then side to move, castling rights and the square a
+/// double push just passed (64 when none).
+type PositionKey = [u64; 5];
+
+/// One chess game in an [`crate::env::Env`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChessState {
+    position: Position,
+    /// Every position of the game, the start first.
+    keys: Vec<PositionKey>,
+    /// For each position, where its run of reversible moves began: no
+    /// position before that can equal it (pawns only advance, captures only
+    /// remove), so repetition looks no further back.
+    run_starts: Vec<u16>,
+    /// Steps played.
+    steps: u32,
+}
+
+impl ChessState {
+    /// A game that begins at `position` (pgx's `from_fen`): no history
+    /// before it, no steps played.
+    pub fn from_position(position: Position) -> ChessState {
+        let passed = position.en_passant();
+        ChessState { position, keys: vec![key_of(&position, passed)], run_starts: vec![0], steps: 0 }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Steps played since the start.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    /// How many times the position `back` steps ago occurs in the game, itself included.
+    fn occurrences(&self, back: usize) -> usize {
+        let index = self.keys.len() - 1 - back;
+        let key = &self.keys[index];
+        self.keys[usize::from(self.run_starts[index])..].iter().filter(|other| *other == key).count()
+    }
+
+    /// The legal move that `action` names, if any.
+    pub fn move_of(&self, action: usize) -> Option<Move> {
+        let us = self.position.side_to_move();
+        self.position.legal_moves().into_iter().find(|&mv| action_of(mv, us) == action)
+    }
+}
+
+/// A square in the frame of `us` as pgx numbers it: file by file, black's
+/// board mirrored rank for rank.
+fn frame_index(square: Square, us: Color) -> usize {
+    let rank = if us == Color::White { square.rank() } else { 7 - square.rank() };
+    usize::from(square.file()) * 8 + usize::from(rank)
+}
+
+/// The (rank, file) step of each of the 64 queen-like and knight planes, in
+/// pgx's order: down, up, left, right, down-left, up-right, up-left (far
+/// first), down-right, then the eight knight moves.
+const STEPS: [(i8, i8); 64] = {
+    let mut steps = [(0i8, 0i8); 64];
+    let mut index = 0;
+    while index < 7 {
+        let near = index as i8 + 1;
+        let far = index as i8 - 7;
+        steps[index] = (far, 0);
+        steps[7 + index] = (near, 0);
+        steps[14 + index] = (0, far);
+        steps[21 + index] = (0, near);
+        steps[28 + index] = (far, far);
+        steps[35 + index] = (near, near);
+        steps[42 + index] = (-far, far);
+        steps[49 + index] = (-near, near);
+        index += 1;
+    }
+    let knight_ranks = [-1, 1, -2, 2, -1, 1, -2, 2];
+    let knight_files = [-2, -2, -1, -1, 2, 2, 1, 1];
+    let mut knight = 0;
+    while knight < 8 {
+        steps[56 + knight] = (knight_ranks[knight], knight_files[knight]);
+        knight += 1;
+    }
+    steps
+};
+
+/// The plane of a move from `from` to `to` (pgx frame indices) that is not
+/// an underpromotion.
+fn move_plane(from: usize, to: usize) -> usize {
+    let rank_step = (to % 8) as i8 - (from % 8) as i8;
+    let file_step = (to / 8) as i8 - (from / 8) as i8;
+    let index =
+        STEPS.iter().position(|&step| step == (rank_step, file_step)).expect("a move is a queen or knight step");
+    9 + index
+}
+
+/// pgx's action for a legal move of the side `us`.
+pub fn action_of(mv: Move, us: Color) -> usize {
+    let from = frame_index(mv.from(), us);
+    let to = frame_index(mv.king_destination(), us);
+    let plane = match mv.kind() {
+        MoveKind::Promotion(piece @ (Piece::Rook | Piece::Bishop | Piece::Knight)) => {
+            let kind = match piece {
+                Piece::Rook => 0,
+                Piece::Bishop => 1,
+                _ => 2,
+            };
+            let direction = match (to / 8).cmp(&(from / 8)) {
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Less => 2,
+            };
+            kind * 3 + direction
+        }
+        _ => move_plane(from, to),
+    };
+    from * 73 + plane
+}
+
+fn key_of(position: &Position, passed: Option<Square>) -> PositionKey {
+    let mut planes = [0u64; 4];
+    for piece in Piece::ALL {
+        let code = piece as u64 + 1;
+        for (plane, words) in planes.iter_mut().take(3).enumerate() {
+            if code >> plane & 1 == 1 {
+                *words |= position.pieces(piece).0;
+            }
+        }
+    }
+    planes[3] = position.colored(Color::Black).0;
+    let side = u64::from(position.side_to_move() == Color::Black);
+    let passed = passed.map_or(64, |square| square as u64);
+    [
+        planes[0],
+        planes[1],
+        planes[2],
+        planes[3],
+        side | u64::from(position.castling_rights().bits()) << 1 | passed << 17,
+    ]
+}
+
+/// pgx's test of insufficient material (OpenSpiel's): no more than the two
+/// kings, or one minor piece besides, or nothing but bishops all on squares
+/// of one colour.
+fn insufficient_material(position: &Position) -> bool {
+    let pieces = position.occupied().count();
+    let heavy_or_pawns =
+        (position.pieces(Piece::Pawn) | position.pieces(Piece::Rook) | position.pieces(Piece::Queen)).count();
+    let bishops = position.pieces(Piece::Bishop);
+    let dark = bishops.squares().filter(|square| (square.file() + square.rank()) % 2 == 0).count() as u32;
+    pieces <= 2
+        || (pieces == 3 && heavy_or_pawns == 0)
+        || (pieces == bishops.count() + 2 && (dark == bishops.count() || dark == 0))
+}
+
+impl EnvGame for Chess {
+    type State = ChessState;
+    const ID: &'static str = "chess";
+    const ACTIONS: usize = ACTIONS;
+    const OBSERVATION_SHAPE: [usize; 3] = [8, 8, PLANES];
+
+    fn start() -> ChessState {
+        ChessState::from_position(Position::start())
+    }
+
+    fn color(state: &ChessState) -> usize {
+        state.position.side_to_move().index()
+    }
+
+    fn legal_action_mask(state: &ChessState, mask: &mut [bool]) {
+        mask.fill(false);
+        let us = state.position.side_to_move();
+        for mv in state.position.legal_moves() {
+            mask[action_of(mv, us)] = true;
+        }
+    }
+
+    fn play_action(state: &mut ChessState, action: usize) {
+        let mv = state.move_of(action).expect("the action is legal");
+        let passed = match mv.kind() {
+            MoveKind::Normal
+                if state.position.piece_kind_on(mv.from()) == Some(Piece::Pawn)
+                    && mv.from().rank().abs_diff(mv.to().rank()) == 2 =>
+            {
+                Some(Square::new(mv.from().file(), (mv.from().rank() + mv.to().rank()) / 2))
+            }
+            _ => None,
+        };
+        state.position = <Chess as Game>::play(&state.position, mv);
+        state.keys.push(key_of(&state.position, passed));
+        let ply = state.keys.len() - 1;
+        // A game set up mid-way has no history before its first position.
+        state.run_starts.push(ply.saturating_sub(usize::from(state.position.halfmove_clock())) as u16);
+        state.steps += 1;
+    }
+
+    fn outcome(state: &ChessState, mask: &[bool]) -> Outcome {
+        let no_moves = !mask.iter().any(|&legal| legal);
+        let checkmate = no_moves && state.position.in_check();
+        let terminated = no_moves
+            || state.position.halfmove_clock() >= 100
+            || insufficient_material(&state.position)
+            || state.occurrences(0) >= 3
+            || state.steps >= MAX_STEPS;
+        let mut rewards = [0.0; 2];
+        if checkmate {
+            let mated = state.position.side_to_move().index();
+            rewards[mated] = -1.0;
+            rewards[1 - mated] = 1.0;
+        }
+        Outcome { terminated, rewards }
+    }
+
+    fn observe(state: &ChessState, observation: &mut [f32]) {
+        observation.fill(0.0);
+        let us = state.position.side_to_move();
+        let mut set = |square: usize, plane: usize, value: f32| observation[square * PLANES + plane] = value;
+        let all_squares = |set: &mut dyn FnMut(usize, usize, f32), plane: usize, value: f32| {
+            for square in 0..64 {
+                set(square, plane, value);
+            }
+        };
+        for back in 0..HISTORY {
+            let first = back * PLANES_PER_POSITION;
+            if back >= state.keys.len() {
+                // Before the game began: an empty board, never seen.
+                all_squares(&mut set, first + 12, 1.0);
+                continue;
+            }
+            let key = &state.keys[state.keys.len() - 1 - back];
+            for index in 0..64u8 {
+                let code = (0..3).fold(0, |code, plane| code | (key[plane] >> index & 1) << plane);
+                if code == 0 {
+                    continue;
+                }
+                let color = if key[3] >> index & 1 == 1 { Color::Black } else { Color::White };
+                let square = Square::from_index(index);
+                let rank = if us == Color::White { square.rank() } else { 7 - square.rank() };
+                let cell = usize::from(7 - rank) * 8 + usize::from(square.file());
+                let kind = code as usize - 1;
+                set(cell, first + if color == us { kind } else { 6 + kind }, 1.0);
+            }
+            let seen_before = state.occurrences(back) > 1;
+            all_squares(&mut set, first + if seen_before { 13 } else { 12 }, 1.0);
+        }
+        let base = HISTORY * PLANES_PER_POSITION;
+        all_squares(&mut set, base, us.index() as f32);
+        all_squares(&mut set, base + 1, state.steps as f32 / MAX_STEPS as f32);
+        let rights = state.position.castling_rights();
+        for (offset, color) in [(0, us), (2, !us)] {
+            let files = rights.files(color);
+            all_squares(&mut set, base + 2 + offset, f32::from(u8::from(files & 1 != 0)));
+            all_squares(&mut set, base + 3 + offset, f32::from(u8::from(files & 0x80 != 0)));
+        }
+        // XLA divides by multiplying with the reciprocal; so does this, to the last bit.
+        all_squares(&mut set, base + 6, f32::from(state.position.halfmove_clock()) * (1.0 / 100.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_has_pgx_s_twenty_actions() {
+        // pgx's INIT_LEGAL_ACTION_MASK.
+        let expected = [
+            89, 90, 652, 656, 673, 674, 1257, 1258, 1841, 1842, 2425, 2426, 3009, 3010, 3572, 3576, 3593, 3594, 4177,
+            4178,
+        ];
+        let mut mask = vec![false; ACTIONS];
+        <Chess as EnvGame>::legal_action_mask(&<Chess as EnvGame>::start(), &mut mask);
+        let actions: Vec<usize> = (0..ACTIONS).filter(|&action| mask[action]).collect();
+        assert_eq!(actions, expected);
+    }
+
+    #[test]
+    fn castling_is_pgx_s_two_labels() {
+        let position = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let king_side = position.parse_uci_move("e1g1").unwrap();
+        let queen_side = position.parse_uci_move("e1c1").unwrap();
+        assert_eq!(action_of(king_side, Color::White), 2367);
+        assert_eq!(action_of(queen_side, Color::White), 2364);
+        // Black's castling is the same label in its mirrored frame.
+        let position = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").unwrap();
+        assert_eq!(action_of(position.parse_uci_move("e8g8").unwrap(), Color::Black), 2367);
+    }
+
+    #[test]
+    fn every_legal_move_has_its_own_action() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let position = Position::from_fen(fen).unwrap();
+            let us = position.side_to_move();
+            let mut actions: Vec<usize> = position.legal_moves().into_iter().map(|mv| action_of(mv, us)).collect();
+            let moves = actions.len();
+            actions.sort_unstable();
+            actions.dedup();
+            assert_eq!(actions.len(), moves, "{fen}");
+            assert!(actions.iter().all(|&action| action < ACTIONS));
+        }
+    }
+}

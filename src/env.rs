@@ -1,0 +1,411 @@
+//! Batched game environments for self-play: N games side by side, each
+//! stepped by one action a step, with pgx's state at every step (the legal
+//! action mask, the observation, each player's reward, `terminated`,
+//! `truncated` and the player to move), so that code written for pgx
+//! (`pgx.make`, `jax.vmap(env.step)`) runs on this crate's rules engines.
+//!
+//! [`Env`] keeps the games' state and pgx's arrays, each with a leading
+//! batch axis; [`EnvGame`] is what a game adds to its [`Game`]: the action
+//! encoding, the observation planes and the end of a game, in the game's
+//! own folder. Chess follows pgx's `chess` ([`crate::chess::env`]); the
+//! rules come from the crate's own move generator, which perft checks
+//! against published counts.
+//!
+//! Steps follow pgx's `Env.step`:
+//!
+//! - A game already over is not stepped; its rewards read zero.
+//! - An action outside the legal mask ends the game at once: the player who
+//!   chose it gets -1, the other +1, and the turn passes. pgx plays the
+//!   illegal action on its board first, which leaves a board no rules
+//!   describe; here the board stays as it was, so the observation after an
+//!   illegal action differs from pgx's (the rewards and flags do not).
+//! - Once a game is over its legal mask is all true, as in pgx, so that a
+//!   policy can be normalised over it.
+//!
+//! An action outside `0..ACTIONS`, or a batch of the wrong length, is an
+//! [`EnvError`] before any game changes.
+//!
+//! ```
+//! use gpu_movegen::chess::Chess;
+//! use gpu_movegen::env::Env;
+//!
+//! let mut env = Env::<Chess>::new(4, 7);
+//! assert_eq!(env.legal_action_mask().len(), 4 * 4672);
+//! // Every game plays its first legal action.
+//! let actions: Vec<u32> = (0..4).map(|game| env.legal_actions(game)[0]).collect();
+//! env.step(&actions).unwrap();
+//! assert!(env.terminated().iter().all(|&over| !over));
+//! ```
+
+use rayon::prelude::*;
+
+use crate::game::Game;
+use crate::random::ShaderRandom;
+
+/// What a game adds to its [`Game`] to be stepped in an [`Env`]: its
+/// action encoding, observation and end.
+pub trait EnvGame: Game {
+    /// One game in progress: the position and whatever history its rules
+    /// and observation need.
+    type State: Clone + Send + Sync;
+    /// pgx's id of the environment (`chess`).
+    const ID: &'static str;
+    /// Size of the action space.
+    const ACTIONS: usize;
+    /// The shape of one observation.
+    const OBSERVATION_SHAPE: [usize; 3];
+
+    /// The game's start.
+    fn start() -> Self::State;
+    /// The colour to move: 0 for the side that moves first, 1 for the other.
+    fn color(state: &Self::State) -> usize;
+    /// Sets `mask[action]` for each legal action and clears the rest.
+    fn legal_action_mask(state: &Self::State, mask: &mut [bool]);
+    /// Plays `action`, one the mask allows.
+    fn play_action(state: &mut Self::State, action: usize);
+    /// Whether the game is over, given its legal mask, and if so each
+    /// colour's reward.
+    fn outcome(state: &Self::State, mask: &[bool]) -> Outcome;
+    /// Writes the observation for the colour to move.
+    fn observe(state: &Self::State, observation: &mut [f32]);
+
+    /// Floats in one observation.
+    fn observation_len() -> usize {
+        Self::OBSERVATION_SHAPE.iter().product()
+    }
+}
+
+/// Whether a game has ended, and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// The game is over.
+    pub terminated: bool,
+    /// Each colour's reward for the step that ended it (zero for a draw).
+    pub rewards: [f32; 2],
+}
+
+impl Outcome {
+    /// A game still in progress.
+    pub const ONGOING: Outcome = Outcome { terminated: false, rewards: [0.0; 2] };
+}
+
+/// A step refused before any game changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvError {
+    /// The actions were not one a game.
+    #[error("{got} actions for a batch of {expected} games")]
+    BatchSize {
+        /// Games in the batch.
+        expected: usize,
+        /// Actions given.
+        got: usize,
+    },
+    /// An action outside the action space.
+    #[error("game {game}: action {action} is outside 0..{actions}")]
+    ActionOutOfRange {
+        /// The game's index in the batch.
+        game: usize,
+        /// The action given.
+        action: i64,
+        /// Size of the action space.
+        actions: usize,
+    },
+}
+
+/// N games of `G` stepped together, with pgx's arrays (a leading batch axis,
+/// row-major) for every game.
+pub struct Env<G: EnvGame> {
+    states: Vec<G::State>,
+    /// Which player (0 or 1) plays each colour, per game, drawn at reset.
+    players: Vec<[u8; 2]>,
+    seed: u64,
+    resets: Vec<u32>,
+    auto_reset: bool,
+    current_player: Vec<i32>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    legal_action_mask: Vec<bool>,
+    observation: Vec<f32>,
+    step_count: Vec<i32>,
+}
+
+/// One game's rows of the batch's arrays, as a step writes them.
+struct Rows<'a> {
+    current_player: &'a mut i32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    mask: &'a mut [bool],
+    observation: &'a mut [f32],
+    step_count: &'a mut i32,
+}
+
+impl<G: EnvGame> Env<G> {
+    /// `batch_size` games at their start, the players' colours drawn from `seed`.
+    pub fn new(batch_size: usize, seed: u64) -> Env<G> {
+        let mut env = Env {
+            states: vec![G::start(); batch_size],
+            players: vec![[0, 1]; batch_size],
+            seed,
+            resets: vec![0; batch_size],
+            auto_reset: false,
+            current_player: vec![0; batch_size],
+            rewards: vec![0.0; batch_size * 2],
+            terminated: vec![false; batch_size],
+            truncated: vec![false; batch_size],
+            legal_action_mask: vec![false; batch_size * G::ACTIONS],
+            observation: vec![0.0; batch_size * G::observation_len()],
+            step_count: vec![0; batch_size],
+        };
+        env.reset(seed);
+        env
+    }
+
+    /// Games in the batch.
+    pub fn batch_size(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether a game that ends is replaced by a new one at once (pgx's
+    /// `auto_reset` wrapper): the step that ends it still reports its
+    /// rewards and `terminated`, with the new game's mask and observation,
+    /// and the next step plays the new game.
+    pub fn set_auto_reset(&mut self, on: bool) {
+        self.auto_reset = on;
+    }
+
+    /// Every game back to its start, the players' colours drawn anew from
+    /// `seed`: the same seed gives the same games, on every backend.
+    pub fn reset(&mut self, seed: u64) {
+        self.seed = seed;
+        self.resets.fill(0);
+        for game in 0..self.batch_size() {
+            self.reset_game(game);
+        }
+    }
+
+    fn reset_game(&mut self, game: usize) {
+        let folded = seed_word(self.seed) ^ ShaderRandom::hash(self.resets[game]);
+        let first = (ShaderRandom::new(folded, game as u32).next_u32() & 1) as u8;
+        self.resets[game] = self.resets[game].wrapping_add(1);
+        self.players[game] = [first, 1 - first];
+        self.set_state(game, G::start());
+    }
+
+    /// Puts `state` in place of game `game` (a game from a chosen position,
+    /// say), its arrays as at a start: no reward, not over.
+    pub fn set_state(&mut self, game: usize, state: G::State) {
+        self.states[game] = state;
+        let players = self.players[game];
+        let rows = rows_of::<G>(
+            game,
+            &mut self.current_player,
+            &mut self.rewards,
+            &mut self.terminated,
+            &mut self.truncated,
+            &mut self.legal_action_mask,
+            &mut self.observation,
+            &mut self.step_count,
+        );
+        start_rows::<G>(&self.states[game], players, rows);
+    }
+
+    /// Plays one action in every game (`actions[i]` in game `i`). Refused,
+    /// with no game changed, when there is not one action a game or an
+    /// action is outside `0..ACTIONS`.
+    pub fn step<A: Copy + Into<i64>>(&mut self, actions: &[A]) -> Result<(), EnvError> {
+        let expected = self.batch_size();
+        if actions.len() != expected {
+            return Err(EnvError::BatchSize { expected, got: actions.len() });
+        }
+        let mut checked = Vec::with_capacity(expected);
+        for (game, &action) in actions.iter().enumerate() {
+            let action = action.into();
+            if !(0..G::ACTIONS as i64).contains(&action) {
+                return Err(EnvError::ActionOutOfRange { game, action, actions: G::ACTIONS });
+            }
+            checked.push(action as usize);
+        }
+        let auto_reset = self.auto_reset;
+        let ended: Vec<bool> = (
+            self.states.par_iter_mut(),
+            self.players.par_iter(),
+            checked.par_iter(),
+            self.current_player.par_iter_mut(),
+            self.rewards.par_chunks_mut(2),
+            self.terminated.par_iter_mut(),
+            self.truncated.par_iter_mut(),
+            self.legal_action_mask.par_chunks_mut(G::ACTIONS),
+            self.observation.par_chunks_mut(G::observation_len()),
+            self.step_count.par_iter_mut(),
+        )
+            .into_par_iter()
+            .map(
+                |(
+                    state,
+                    players,
+                    &action,
+                    current_player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    mask,
+                    observation,
+                    step_count,
+                )| {
+                    let rows = Rows { current_player, rewards, terminated, truncated, mask, observation, step_count };
+                    step_game::<G>(state, *players, action, rows, auto_reset)
+                },
+            )
+            .collect();
+        if auto_reset {
+            for game in (0..expected).filter(|&game| ended[game]) {
+                let (terminated, truncated) = (self.terminated[game], self.truncated[game]);
+                let rewards = [self.rewards[2 * game], self.rewards[2 * game + 1]];
+                self.reset_game(game);
+                self.terminated[game] = terminated;
+                self.truncated[game] = truncated;
+                self.rewards[2 * game..2 * game + 2].copy_from_slice(&rewards);
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal actions of game `game`, lowest first.
+    pub fn legal_actions(&self, game: usize) -> Vec<u32> {
+        let mask = &self.legal_action_mask[game * G::ACTIONS..(game + 1) * G::ACTIONS];
+        (0..G::ACTIONS as u32).filter(|&action| mask[action as usize]).collect()
+    }
+
+    /// The player (0 or 1) to move in each game.
+    pub fn current_player(&self) -> &[i32] {
+        &self.current_player
+    }
+
+    /// Each player's reward for the last step, two a game (player 0, then 1).
+    pub fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+
+    /// Whether each game is over.
+    pub fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+
+    /// Whether each game was cut short; pgx's games end within a step
+    /// limit by termination, so this stays false, as in pgx.
+    pub fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+
+    /// The legal actions of each game, `ACTIONS` a game; all true once a
+    /// game is over.
+    pub fn legal_action_mask(&self) -> &[bool] {
+        &self.legal_action_mask
+    }
+
+    /// Each game's observation for the player to move, `OBSERVATION_SHAPE`
+    /// a game.
+    pub fn observation(&self) -> &[f32] {
+        &self.observation
+    }
+
+    /// Steps taken in each game since its start (pgx's `_step_count`).
+    pub fn step_count(&self) -> &[i32] {
+        &self.step_count
+    }
+
+    /// Which player plays each colour in game `game` (`[first, second]`).
+    pub fn players(&self, game: usize) -> [u8; 2] {
+        self.players[game]
+    }
+
+    /// The state of game `game`.
+    pub fn state(&self, game: usize) -> &G::State {
+        &self.states[game]
+    }
+}
+
+/// The batch's seed as the 32-bit seed of the random streams.
+fn seed_word(seed: u64) -> u32 {
+    (seed ^ seed >> 32) as u32
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rows_of<'a, G: EnvGame>(
+    game: usize,
+    current_player: &'a mut [i32],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    mask: &'a mut [bool],
+    observation: &'a mut [f32],
+    step_count: &'a mut [i32],
+) -> Rows<'a> {
+    let width = G::observation_len();
+    Rows {
+        current_player: &mut current_player[game],
+        rewards: &mut rewards[2 * game..2 * game + 2],
+        terminated: &mut terminated[game],
+        truncated: &mut truncated[game],
+        mask: &mut mask[game * G::ACTIONS..(game + 1) * G::ACTIONS],
+        observation: &mut observation[game * width..(game + 1) * width],
+        step_count: &mut step_count[game],
+    }
+}
+
+/// A game's rows at its start.
+fn start_rows<G: EnvGame>(state: &G::State, players: [u8; 2], rows: Rows<'_>) {
+    *rows.current_player = i32::from(players[G::color(state)]);
+    rows.rewards.fill(0.0);
+    *rows.terminated = false;
+    *rows.truncated = false;
+    *rows.step_count = 0;
+    G::legal_action_mask(state, rows.mask);
+    G::observe(state, rows.observation);
+}
+
+/// One game's step, as pgx's `Env.step` takes it; whether the game ended.
+fn step_game<G: EnvGame>(
+    state: &mut G::State,
+    players: [u8; 2],
+    action: usize,
+    rows: Rows<'_>,
+    auto_reset: bool,
+) -> bool {
+    if auto_reset && (*rows.terminated || *rows.truncated) {
+        // The game was replaced by a new one when it ended: this step plays it.
+        *rows.terminated = false;
+        *rows.truncated = false;
+    }
+    if *rows.terminated || *rows.truncated {
+        rows.rewards.fill(0.0);
+        return false;
+    }
+    let mover = usize::from(players[G::color(state)]);
+    *rows.step_count += 1;
+    if !rows.mask[action] {
+        // pgx counts the step and passes the turn before it ends the game;
+        // the board stays as it was (see the module's notes).
+        rows.rewards.fill(1.0);
+        rows.rewards[mover] = -1.0;
+        *rows.terminated = true;
+        *rows.current_player = 1 - mover as i32;
+    } else {
+        G::play_action(state, action);
+        G::legal_action_mask(state, rows.mask);
+        let outcome = G::outcome(state, rows.mask);
+        rows.rewards.fill(0.0);
+        for (player, reward) in players.iter().zip(outcome.rewards) {
+            rows.rewards[usize::from(*player)] = reward;
+        }
+        *rows.terminated = outcome.terminated;
+        *rows.current_player = i32::from(players[G::color(state)]);
+    }
+    if *rows.terminated {
+        rows.mask.fill(true);
+    }
+    G::observe(state, rows.observation);
+    *rows.terminated
+}

@@ -1,0 +1,179 @@
+//! The batched environments' rules and refusals, on the CPU backend: each
+//! way a chess game ends, with pgx's rewards; illegal and out-of-range
+//! actions; seeded resets and auto-reset. python/tests/test_env_pgx.py plays
+//! the same environments against pgx itself.
+
+use gpu_movegen::Position;
+use gpu_movegen::chess::Chess;
+use gpu_movegen::chess::board::Color;
+use gpu_movegen::chess::env::{ACTIONS, ChessState, action_of};
+use gpu_movegen::env::{Env, EnvError};
+
+/// pgx's action of the UCI move `uci` in game `game` of `env`.
+fn action(env: &Env<Chess>, game: usize, uci: &str) -> u32 {
+    let position = env.state(game).position();
+    let mv = position.parse_uci_move(uci).unwrap_or_else(|error| panic!("{uci}: {error}"));
+    let action = action_of(mv, position.side_to_move()) as u32;
+    assert!(env.legal_actions(game).contains(&action), "{uci} is not in the mask");
+    action
+}
+
+/// Plays `moves` (UCI) in a one-game batch.
+fn play(env: &mut Env<Chess>, moves: &[&str]) {
+    for uci in moves {
+        let chosen = action(env, 0, uci);
+        env.step(&[chosen]).unwrap();
+    }
+}
+
+/// Rewards of game 0 by colour (white, black).
+fn rewards_by_colour(env: &Env<Chess>) -> [f32; 2] {
+    let players = env.players(0);
+    [env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]]
+}
+
+#[test]
+fn fools_mate_ends_the_game_with_black_winning() {
+    let mut env = Env::<Chess>::new(1, 3);
+    play(&mut env, &["f2f3", "e7e5", "g2g4"]);
+    assert!(!env.terminated()[0]);
+    play(&mut env, &["d8h4"]);
+    assert!(env.terminated()[0]);
+    assert_eq!(rewards_by_colour(&env), [-1.0, 1.0]);
+    // Over: every action is allowed, none changes the game, and rewards read zero.
+    assert!(env.legal_action_mask().iter().all(|&legal| legal));
+    let observation = env.observation().to_vec();
+    env.step(&[0u32]).unwrap();
+    assert_eq!(env.rewards(), [0.0, 0.0]);
+    assert!(env.terminated()[0]);
+    assert_eq!(env.observation(), observation.as_slice());
+    assert_eq!(env.step_count()[0], 4);
+}
+
+#[test]
+fn a_threefold_repetition_is_a_draw() {
+    let mut env = Env::<Chess>::new(1, 0);
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    play(&mut env, &shuffle);
+    assert!(!env.terminated()[0], "the start seen twice");
+    play(&mut env, &shuffle[..3]);
+    assert!(!env.terminated()[0]);
+    play(&mut env, &shuffle[3..]);
+    assert!(env.terminated()[0], "the start seen three times");
+    assert_eq!(env.rewards(), [0.0, 0.0]);
+}
+
+#[test]
+fn a_double_push_makes_a_position_of_its_own_as_pgx_counts_repetitions() {
+    // After 1. e4 black is to move with e3 just passed; after the knights'
+    // first and second round trips the same board is back, black to move,
+    // with nothing passed. FIDE's rule (no en passant capture, so the same
+    // position) would call the third a threefold repetition; pgx's does not.
+    let mut env = Env::<Chess>::new(1, 0);
+    let shuffle = ["g8f6", "g1f3", "f6g8", "f3g1"];
+    play(&mut env, &["e2e4"]);
+    play(&mut env, &shuffle);
+    play(&mut env, &shuffle);
+    assert!(!env.terminated()[0]);
+    // White to move with the knight on f6: seen after moves 2 and 6, now the third time.
+    play(&mut env, &shuffle[..1]);
+    assert!(env.terminated()[0]);
+}
+
+/// A one-game batch from `fen`.
+fn from_fen(fen: &str) -> Env<Chess> {
+    let mut env = Env::<Chess>::new(1, 0);
+    env.set_state(0, ChessState::from_position(Position::from_fen(fen).unwrap()));
+    env
+}
+
+#[test]
+fn stalemate_the_fifty_move_rule_and_bare_material_are_draws() {
+    for (fen, uci) in [
+        // Qf7 leaves the black king no move and no check.
+        ("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "f1f7"),
+        // The hundredth halfmove without a capture or a pawn move.
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", "a1a2"),
+        // King takes the last rook: bare kings.
+        ("8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", "e1d2"),
+        // A knight takes a pawn: king and knight against king.
+        ("8/8/8/4k3/8/8/3p4/1N2K3 w - - 0 1", "b1d2"),
+        // Bishops left only on dark squares.
+        ("8/8/8/4k3/3b4/8/3p4/2B1K3 w - - 0 1", "e1d2"),
+    ] {
+        let mut env = from_fen(fen);
+        assert!(!env.terminated()[0], "{fen}");
+        play(&mut env, &[uci]);
+        assert!(env.terminated()[0], "{fen} {uci}");
+        assert_eq!(env.rewards(), [0.0, 0.0], "{fen} {uci}");
+    }
+    // Bishops on both colours can still mate: the game goes on.
+    let mut env = from_fen("8/8/8/4kb2/8/8/5p2/2B1K3 w - - 0 1");
+    play(&mut env, &["e1f2"]);
+    assert!(!env.terminated()[0]);
+}
+
+#[test]
+fn an_illegal_action_loses_and_leaves_the_board() {
+    let mut env = Env::<Chess>::new(2, 11);
+    let before = env.state(0).clone();
+    let mover = env.current_player()[0];
+    let legal = env.legal_actions(1)[0];
+    // 0 is a1 moving down: never legal at the start.
+    env.step(&[0u32, legal]).unwrap();
+    assert!(env.terminated()[0]);
+    assert_eq!(env.rewards()[mover as usize], -1.0);
+    assert_eq!(env.rewards()[1 - mover as usize], 1.0);
+    assert_eq!(env.current_player()[0], 1 - mover, "the turn passes, as in pgx");
+    assert_eq!(env.state(0).position(), before.position());
+    assert!(!env.terminated()[1]);
+}
+
+#[test]
+fn bad_batches_are_refused_before_any_game_changes() {
+    let mut env = Env::<Chess>::new(2, 5);
+    let before: Vec<_> = (0..2).map(|game| env.state(game).clone()).collect();
+    let legal = env.legal_actions(0)[0];
+    assert_eq!(env.step(&[legal]), Err(EnvError::BatchSize { expected: 2, got: 1 }));
+    assert_eq!(
+        env.step(&[i64::from(legal), ACTIONS as i64]),
+        Err(EnvError::ActionOutOfRange { game: 1, action: ACTIONS as i64, actions: ACTIONS })
+    );
+    assert_eq!(env.step(&[-1i64, i64::from(legal)]).unwrap_err().to_string(), "game 0: action -1 is outside 0..4672");
+    for (game, state) in before.iter().enumerate() {
+        assert_eq!(env.state(game), state);
+    }
+    assert_eq!(env.step_count(), [0, 0]);
+}
+
+#[test]
+fn the_same_seed_draws_the_same_players_and_another_seed_others() {
+    let players = |seed| {
+        let env = Env::<Chess>::new(64, seed);
+        (0..64).map(|game| env.players(game)).collect::<Vec<_>>()
+    };
+    assert_eq!(players(9), players(9));
+    assert_ne!(players(9), players(10));
+    let drawn = players(9);
+    assert!(drawn.iter().any(|pair| pair[0] == 0) && drawn.iter().any(|pair| pair[0] == 1));
+    let env = Env::<Chess>::new(64, 9);
+    for game in 0..64 {
+        // White moves first, so the player to move is white's.
+        assert_eq!(env.current_player()[game], i32::from(env.players(game)[Color::White.index()]));
+    }
+}
+
+#[test]
+fn auto_reset_starts_a_new_game_and_reports_the_old_one_s_end() {
+    let mut env = Env::<Chess>::new(1, 3);
+    env.set_auto_reset(true);
+    play(&mut env, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert!(env.terminated()[0]);
+    assert_eq!(rewards_by_colour(&env).iter().map(|reward| reward.abs()).sum::<f32>(), 2.0);
+    assert_eq!(env.step_count()[0], 0, "already the new game");
+    assert_eq!(env.legal_actions(0).len(), 20);
+    play(&mut env, &["e2e4"]);
+    assert!(!env.terminated()[0]);
+    assert_eq!(env.rewards(), [0.0, 0.0]);
+    assert_eq!(env.step_count()[0], 1);
+}
