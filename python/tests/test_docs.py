@@ -33,3 +33,15 @@ def test_the_count_moves_benchmark_runs_and_agrees_with_python_chess():
     assert result.returncode == 0, result.stdout + result.stderr
     assert "count_moves, gpu" in result.stdout and "count_moves, cpu" in result.stdout
     assert "DIFFER" not in result.stdout
+
+
+def test_the_environment_benchmark_runs_against_pgx():
+    benchmark = REPOSITORY / "python" / "benchmarks" / "env_steps.py"
+    result = subprocess.run(
+        [sys.executable, str(benchmark), "--batch", "8", "--steps", "4"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ours" in result.stdout and "pgx" in result.stdout and "ratio" in result.stdout

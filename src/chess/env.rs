@@ -130,14 +130,31 @@ const STEPS: [(i8, i8); 64] = {
     steps
 };
 
-/// The plane of a move from `from` to `to` (pgx frame indices) that is not
-/// an underpromotion.
+/// The plane of a move from one square to another (pgx frame indices)
+/// that is not an underpromotion; 0 where no queen or knight step joins them.
+const MOVE_PLANES: [[u8; 64]; 64] = {
+    let mut planes = [[0u8; 64]; 64];
+    let mut from = 0;
+    while from < 64 {
+        let mut index = 0;
+        while index < 64 {
+            let (rank_step, file_step) = STEPS[index];
+            let rank = (from % 8) as i8 + rank_step;
+            let file = (from / 8) as i8 + file_step;
+            if rank >= 0 && rank < 8 && file >= 0 && file < 8 {
+                planes[from][(file * 8 + rank) as usize] = 9 + index as u8;
+            }
+            index += 1;
+        }
+        from += 1;
+    }
+    planes
+};
+
 fn move_plane(from: usize, to: usize) -> usize {
-    let rank_step = (to % 8) as i8 - (from % 8) as i8;
-    let file_step = (to / 8) as i8 - (from / 8) as i8;
-    let index =
-        STEPS.iter().position(|&step| step == (rank_step, file_step)).expect("a move is a queen or knight step");
-    9 + index
+    let plane = MOVE_PLANES[from][to];
+    debug_assert!(plane >= 9, "a move is a queen or knight step");
+    usize::from(plane)
 }
 
 /// pgx's action for a legal move of the side `us`.
