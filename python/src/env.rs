@@ -12,6 +12,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
 
+/// The most games a batch may hold: a chess game's arrays take about 70 KB
+/// (the library's and numpy's copies), so 65,536 games take 4.6 GB; past
+/// that an allocation would fail with no clear error.
+const MAX_BATCH: usize = 1 << 16;
+
 /// The environments `make` knows, by pgx's id.
 const IDS: &[&str] = &["chess"];
 
@@ -246,8 +251,8 @@ pub fn make(
         }
         other => return Err(PyValueError::new_err(format!("backend: expected 'auto', 'gpu' or 'cpu', not {other:?}"))),
     }
-    if batch_size == 0 || batch_size > 1 << 20 {
-        return Err(PyValueError::new_err(format!("batch_size: expected 1 to {}, not {batch_size}", 1 << 20)));
+    if batch_size == 0 || batch_size > MAX_BATCH {
+        return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
     let (games, state) = open::<Chess>(py, batch_size, seed, auto_reset)?;
     let env = Env { games: Batch::Chess(games), state: Py::new(py, state)?, id };

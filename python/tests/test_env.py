@@ -102,7 +102,8 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
     ("arguments", "message"),
     [
         ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, not "checkers"'),
-        ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to"),
+        ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
+        ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),
         ({"env_id": "chess", "batch_size": 1, "backend": "gpu"}, "backend: this version steps environments on the CPU"),
     ],
