@@ -7,9 +7,10 @@
 //! [`Env`] keeps the games' state and pgx's arrays, each with a leading
 //! batch axis; [`EnvGame`] is what a game adds to its [`Game`]: the action
 //! encoding, the observation planes and the end of a game, in the game's
-//! own folder. Chess follows pgx's `chess` ([`crate::chess::env`]); the
-//! rules come from the crate's own move generator, which perft checks
-//! against published counts.
+//! own folder. Chess follows pgx's `chess` ([`crate::chess::env`]), Go its
+//! `go_9x9` and `go_19x19` ([`crate::go::env`]); the rules come from the
+//! crate's own move generators, which perft checks against published
+//! counts and peers.
 //!
 //! Steps follow pgx's `Env.step`:
 //!
@@ -42,12 +43,17 @@ use rayon::prelude::*;
 use crate::game::Game;
 use crate::random::ShaderRandom;
 
-/// What a game adds to its [`Game`] to be stepped in an [`Env`]: its
-/// action encoding, observation and end.
-pub trait EnvGame: Game {
+/// What a game adds to its rules to be stepped in an [`Env`]: its action
+/// encoding, observation and end.
+pub trait EnvGame {
+    /// The rules it plays by: the crate's [`Game`], whose legal moves and
+    /// play the environment's actions map onto.
+    type Rules: Game;
     /// One game in progress: the position and whatever history its rules
     /// and observation need.
     type State: Clone + Send + Sync;
+    /// One element of an observation (pgx's dtype: float32 for chess, bool for Go).
+    type Cell: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug;
     /// pgx's id of the environment (`chess`).
     const ID: &'static str;
     /// Size of the action space.
@@ -67,7 +73,7 @@ pub trait EnvGame: Game {
     /// colour's reward.
     fn outcome(state: &Self::State, mask: &[bool]) -> Outcome;
     /// Writes the observation for the colour to move.
-    fn observe(state: &Self::State, observation: &mut [f32]);
+    fn observe(state: &Self::State, observation: &mut [Self::Cell]);
 
     /// Floats in one observation.
     fn observation_len() -> usize {
@@ -126,18 +132,18 @@ pub struct Env<G: EnvGame> {
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     legal_action_mask: Vec<bool>,
-    observation: Vec<f32>,
+    observation: Vec<G::Cell>,
     step_count: Vec<i32>,
 }
 
 /// One game's rows of the batch's arrays, as a step writes them.
-struct Rows<'a> {
+struct Rows<'a, Cell> {
     current_player: &'a mut i32,
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
     truncated: &'a mut bool,
     mask: &'a mut [bool],
-    observation: &'a mut [f32],
+    observation: &'a mut [Cell],
     step_count: &'a mut i32,
 }
 
@@ -155,7 +161,7 @@ impl<G: EnvGame> Env<G> {
             terminated: vec![false; batch_size],
             truncated: vec![false; batch_size],
             legal_action_mask: vec![false; batch_size * G::ACTIONS],
-            observation: vec![0.0; batch_size * G::observation_len()],
+            observation: vec![G::Cell::default(); batch_size * G::observation_len()],
             step_count: vec![0; batch_size],
         };
         env.reset(seed);
@@ -307,7 +313,7 @@ impl<G: EnvGame> Env<G> {
 
     /// Each game's observation for the player to move, `OBSERVATION_SHAPE`
     /// a game.
-    pub fn observation(&self) -> &[f32] {
+    pub fn observation(&self) -> &[G::Cell] {
         &self.observation
     }
 
@@ -340,9 +346,9 @@ fn rows_of<'a, G: EnvGame>(
     terminated: &'a mut [bool],
     truncated: &'a mut [bool],
     mask: &'a mut [bool],
-    observation: &'a mut [f32],
+    observation: &'a mut [G::Cell],
     step_count: &'a mut [i32],
-) -> Rows<'a> {
+) -> Rows<'a, G::Cell> {
     let width = G::observation_len();
     Rows {
         current_player: &mut current_player[game],
@@ -356,7 +362,7 @@ fn rows_of<'a, G: EnvGame>(
 }
 
 /// A game's rows at its start.
-fn start_rows<G: EnvGame>(state: &G::State, players: [u8; 2], rows: Rows<'_>) {
+fn start_rows<G: EnvGame>(state: &G::State, players: [u8; 2], rows: Rows<'_, G::Cell>) {
     *rows.current_player = i32::from(players[G::color(state)]);
     rows.rewards.fill(0.0);
     *rows.terminated = false;
@@ -371,7 +377,7 @@ fn step_game<G: EnvGame>(
     state: &mut G::State,
     players: [u8; 2],
     action: usize,
-    rows: Rows<'_>,
+    rows: Rows<'_, G::Cell>,
     auto_reset: bool,
 ) -> bool {
     if auto_reset && (*rows.terminated || *rows.truncated) {

@@ -177,3 +177,59 @@ fn auto_reset_starts_a_new_game_and_reports_the_old_one_s_end() {
     assert_eq!(env.rewards(), [0.0, 0.0]);
     assert_eq!(env.step_count()[0], 1);
 }
+
+// Go, as pgx's go_9x9 and go_19x19.
+
+use gpu_movegen::go::env::GoEnv;
+
+/// pgx's action for the point at `column`, `row` of a 9x9 board.
+fn go_point(column: usize, row: usize) -> u32 {
+    (row * 9 + column) as u32
+}
+
+const PASS: u32 = 81;
+
+#[test]
+fn go_starts_with_every_point_and_the_pass_legal() {
+    let env = Env::<GoEnv<9>>::new(2, 0);
+    assert_eq!(env.legal_action_mask().len(), 2 * 82);
+    assert!(env.legal_action_mask().iter().all(|&legal| legal));
+    assert_eq!(env.observation().len(), 2 * 9 * 9 * 17);
+    assert!(env.observation().iter().all(|&stone| !stone), "no stones, black to move");
+}
+
+#[test]
+fn two_passes_end_an_empty_board_with_white_ahead_by_komi() {
+    // pgx counts an empty region that reaches neither colour for both: 81
+    // against 81, and komi gives the game to white.
+    let mut env = Env::<GoEnv<9>>::new(1, 0);
+    env.step(&[PASS]).unwrap();
+    assert!(!env.terminated()[0]);
+    env.step(&[PASS]).unwrap();
+    assert!(env.terminated()[0]);
+    let players = env.players(0);
+    assert_eq!(env.rewards()[usize::from(players[0])], -1.0, "black loses");
+    assert_eq!(env.rewards()[usize::from(players[1])], 1.0, "white wins");
+}
+
+#[test]
+fn a_stone_shows_in_the_next_players_observation_and_the_ko_is_masked() {
+    let mut env = Env::<GoEnv<9>>::new(1, 0);
+    let planes = 17;
+    env.step(&[go_point(4, 4)]).unwrap();
+    let at = |index: usize, plane: usize| env.observation()[index * planes + plane];
+    // White to move: black's stone is the opponent's (plane 1), and plane 16 says white.
+    assert!(at(4 * 9 + 4, 1) && !at(4 * 9 + 4, 0));
+    assert!((0..81).all(|index| at(index, 16)));
+    assert!(!env.legal_action_mask()[go_point(4, 4) as usize]);
+    // A ko: black takes at (2,1), white may not retake at (1,1) at once.
+    let mut env = Env::<GoEnv<9>>::new(1, 0);
+    for (column, row) in [(1, 0), (2, 0), (0, 1), (3, 1), (1, 2), (2, 2), (8, 8), (1, 1), (2, 1)] {
+        env.step(&[go_point(column, row)]).unwrap();
+    }
+    // Black's stone at (2,1) took white's at (1,1).
+    assert!(!env.legal_action_mask()[go_point(1, 1) as usize], "the ko point");
+    env.step(&[go_point(7, 7)]).unwrap();
+    env.step(&[go_point(6, 6)]).unwrap();
+    assert!(env.legal_action_mask()[go_point(1, 1) as usize], "the ko has lapsed");
+}

@@ -7,6 +7,7 @@
 
 use gpu_movegen::chess::Chess;
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame};
+use gpu_movegen::go::env::GoEnv;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,11 +19,13 @@ use pyo3::types::PyModule;
 const MAX_BATCH: usize = 1 << 16;
 
 /// The environments `make` knows, by pgx's id.
-const IDS: &[&str] = &["chess"];
+const IDS: &[&str] = &["chess", "go_9x9", "go_19x19"];
 
 /// The games of one environment, whichever game it is.
 enum Batch {
     Chess(Games<Chess>),
+    Go9(Games<GoEnv<9>>),
+    Go19(Games<GoEnv<19>>),
 }
 
 /// Calls `$body` with `$games` bound to the batch, whatever its game.
@@ -30,6 +33,8 @@ macro_rules! with_games {
     ($batch:expr, $games:ident => $body:expr) => {
         match $batch {
             Batch::Chess($games) => $body,
+            Batch::Go9($games) => $body,
+            Batch::Go19($games) => $body,
         }
     };
 }
@@ -40,9 +45,10 @@ pub struct State {
     /// The player (0 or 1) to move in each game: int32, (batch,).
     #[pyo3(get)]
     current_player: Py<PyArray1<i32>>,
-    /// Each game's observation for the player to move: float32, (batch, *observation_shape).
+    /// Each game's observation for the player to move: (batch, *observation_shape),
+    /// float32 for chess, bool for Go, as in pgx.
     #[pyo3(get)]
-    observation: Py<PyArray4<f32>>,
+    observation: Py<PyAny>,
     /// Each player's reward for the last step: float32, (batch, 2).
     #[pyo3(get)]
     rewards: Py<PyArray2<f32>>,
@@ -77,13 +83,16 @@ fn observation_shape_of<G: EnvGame>(_: &Games<G>) -> [usize; 3] {
 }
 
 /// `batch_size` games of `G` and the numpy arrays of their state.
-fn open<G: EnvGame>(py: Python<'_>, batch_size: usize, seed: u64, auto_reset: bool) -> PyResult<(Games<G>, State)> {
+fn open<G: EnvGame>(py: Python<'_>, batch_size: usize, seed: u64, auto_reset: bool) -> PyResult<(Games<G>, State)>
+where
+    G::Cell: numpy::Element,
+{
     let mut games = py.detach(|| Games::<G>::new(batch_size, seed));
     games.set_auto_reset(auto_reset);
     let [rows, columns, planes] = G::OBSERVATION_SHAPE;
     let state = State {
         current_player: PyArray1::zeros(py, batch_size, false).unbind(),
-        observation: PyArray4::zeros(py, [batch_size, rows, columns, planes], false).unbind(),
+        observation: PyArray4::<G::Cell>::zeros(py, [batch_size, rows, columns, planes], false).into_any().unbind(),
         rewards: PyArray2::zeros(py, [batch_size, 2], false).unbind(),
         terminated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
         truncated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
@@ -102,18 +111,21 @@ fn game_error(error: EnvError) -> PyErr {
 impl Env {
     /// Copies the games' arrays into the state's numpy arrays (with the GIL held).
     fn publish(&self, py: Python<'_>) -> PyResult<()> {
-        let state = self.state.get();
-        with_games!(&self.games, games => {
-            copy_into(state.current_player.bind(py), games.current_player())?;
-            copy_into(state.observation.bind(py), games.observation())?;
-            copy_into(state.rewards.bind(py), games.rewards())?;
-            copy_into(state.terminated.bind(py), games.terminated())?;
-            copy_into(state.truncated.bind(py), games.truncated())?;
-            copy_into(state.legal_action_mask.bind(py), games.legal_action_mask())?;
-            copy_into(state._step_count.bind(py), games.step_count())?;
-        });
-        Ok(())
+        with_games!(&self.games, games => publish(py, self.state.get(), games))
     }
+}
+
+fn publish<G: EnvGame>(py: Python<'_>, state: &State, games: &Games<G>) -> PyResult<()>
+where
+    G::Cell: numpy::Element,
+{
+    copy_into(state.current_player.bind(py), games.current_player())?;
+    copy_into(state.observation.bind(py).cast::<PyArray4<G::Cell>>()?, games.observation())?;
+    copy_into(state.rewards.bind(py), games.rewards())?;
+    copy_into(state.terminated.bind(py), games.terminated())?;
+    copy_into(state.truncated.bind(py), games.truncated())?;
+    copy_into(state.legal_action_mask.bind(py), games.legal_action_mask())?;
+    copy_into(state._step_count.bind(py), games.step_count())
 }
 
 /// Writes `values` over the whole of `array`, which has as many elements.
@@ -223,7 +235,8 @@ impl Env {
     }
 }
 
-/// A batch of `batch_size` games of `env_id` (pgx's ids: "chess"), at their
+/// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "go_9x9",
+/// "go_19x19"), at their
 /// start, the players' colours drawn from `seed`. `backend` is where the
 /// games run: this version steps them on the CPU ("cpu", or "auto").
 /// `auto_reset` replaces a game that ends by a new one at once, as pgx's
@@ -254,8 +267,16 @@ pub fn make(
     if batch_size == 0 || batch_size > MAX_BATCH {
         return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
-    let (games, state) = open::<Chess>(py, batch_size, seed, auto_reset)?;
-    let env = Env { games: Batch::Chess(games), state: Py::new(py, state)?, id };
+    let (games, state) = match id {
+        "go_9x9" => {
+            open::<GoEnv<9>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go9(games), state))?
+        }
+        "go_19x19" => {
+            open::<GoEnv<19>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go19(games), state))?
+        }
+        _ => open::<Chess>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Chess(games), state))?,
+    };
+    let env = Env { games, state: Py::new(py, state)?, id };
     env.publish(py)?;
     Ok(env)
 }

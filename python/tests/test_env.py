@@ -38,6 +38,24 @@ def test_the_state_has_pgx_s_fields_shapes_and_dtypes():
     assert not state.terminated.any()
 
 
+@pytest.mark.parametrize(("env_id", "size"), [("go_9x9", 9), ("go_19x19", 19)])
+def test_go_has_pgx_s_shapes_and_a_boolean_observation(env_id, size):
+    env = gpu_movegen.env.make(env_id, batch_size=2)
+    state = env.state
+    assert (env.num_actions, env.observation_shape) == (size * size + 1, (size, size, 17))
+    assert state.observation.shape == (2, size, size, 17) and state.observation.dtype == numpy.bool_
+    assert state.legal_action_mask.shape == (2, size * size + 1) and state.legal_action_mask.all()
+    # Two passes end the empty board's game, white ahead by komi.
+    env.step([size * size, size * size])
+    state = env.step(numpy.full(2, size * size, dtype=numpy.int64))
+    assert state.terminated.all()
+    for game in range(2):
+        black, white = env.players(game)
+        assert (state.rewards[game, black], state.rewards[game, white]) == (-1.0, 1.0)
+    with pytest.raises(ValueError, match=f"action {size * size + 1} is outside 0..{size * size + 1}"):
+        env.step([size * size + 1, 0])
+
+
 def test_arrays_are_reused_and_rewritten_by_each_step():
     env = gpu_movegen.env.make("chess", batch_size=2)
     state = env.reset(0)
@@ -101,7 +119,7 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, not "checkers"'),
+        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, go_9x9, go_19x19, not "checkers"'),
         ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
         ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),

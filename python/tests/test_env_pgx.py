@@ -16,9 +16,14 @@ import pytest
 
 import gpu_movegen.env
 
-# Games compared in CI; GPU_MOVEGEN_PGX_GAMES raises it (the bar is 10,000).
+# Games compared in CI; GPU_MOVEGEN_PGX_GAMES raises it (the bar:
+# 10,000 chess games, 2,000 of Go on each board).
 GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_GAMES", "128"))
 BATCH = min(GAMES, 128)
+GO_GAMES = {
+    "go_9x9": int(os.environ.get("GPU_MOVEGEN_PGX_GO9_GAMES", "64")),
+    "go_19x19": int(os.environ.get("GPU_MOVEGEN_PGX_GO19_GAMES", "16")),
+}
 
 
 def colour_order(rewards, player_of_colour):
@@ -74,3 +79,10 @@ def test_chess_equals_pgx_at_every_step():
     steps = play_side_by_side("chess", GAMES, BATCH, seed=20261205)
     # Random chess games last a few hundred steps; far fewer means the loop stopped early.
     assert steps > GAMES * 50
+
+
+@pytest.mark.parametrize("env_id", ["go_9x9", "go_19x19"])
+def test_go_equals_pgx_at_every_step(env_id):
+    games = GO_GAMES[env_id]
+    steps = play_side_by_side(env_id, games, min(games, 64), seed=20261206)
+    assert steps > games * 20

@@ -217,7 +217,9 @@ fn insufficient_material(position: &Position) -> bool {
 }
 
 impl EnvGame for Chess {
+    type Rules = Chess;
     type State = ChessState;
+    type Cell = f32;
     const ID: &'static str = "chess";
     const ACTIONS: usize = ACTIONS;
     const OBSERVATION_SHAPE: [usize; 3] = [8, 8, PLANES];

@@ -9,6 +9,7 @@
 pub mod bitmap;
 pub mod board;
 pub mod chains;
+pub mod env;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod gtp;

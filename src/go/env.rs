@@ -1,0 +1,191 @@
+//! Go as pgx's `go_9x9` and `go_19x19` environments (version v2) define it,
+//! on this crate's Go rules: [`GoEnv`] is the [`EnvGame`], one type a board size.
+//!
+//! - **Actions** are the points, row by row (`row * size + column`), then the
+//!   pass (`size * size`), which is always legal. A point is legal when it
+//!   is empty, not suicide and not the simple-ko point.
+//! - **The observation** is size×size×17 booleans: for each of the last
+//!   eight boards (the current first) the mover's stones, then the
+//!   opponent's; then a plane that is true when white is to move. Boards
+//!   before the game began are empty.
+//! - **The game ends** after two passes in a row, after 2·size² steps, or at
+//!   once when a stone recreates an earlier board (positional superko): the
+//!   player who did so loses. Otherwise the winner is by area (stones plus
+//!   the empty points no opponent stone reaches, as pgx counts them, so that
+//!   an empty region reaching neither colour counts for both) with a komi of
+//!   7.5 for white: +1 for the winner, -1 for the loser, never a draw.
+
+use crate::env::{EnvGame, Outcome};
+use crate::go::perft::GoGame;
+use crate::go::position::MAX_WORDS;
+use crate::go::{Color, Move, Point, Position};
+
+/// Boards of history in an observation.
+const HISTORY: usize = 8;
+/// pgx's komi.
+pub const KOMI: f32 = 7.5;
+
+/// pgx's Go environment on a board of `SIZE` (9 or 19 in pgx).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GoEnv<const SIZE: usize>;
+
+/// The stones of both colours, black first, in the position's bitmap words.
+type Stones = [[u64; MAX_WORDS]; 2];
+
+/// One Go game in an [`crate::env::Env`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoState {
+    position: Position,
+    /// The board after every step, the empty start first.
+    boards: Vec<Stones>,
+    /// Passes in a row just played.
+    passes: u32,
+    /// The last stone recreated an earlier board.
+    superko: bool,
+}
+
+impl GoState {
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Steps played since the start.
+    pub fn steps(&self) -> usize {
+        self.boards.len() - 1
+    }
+}
+
+fn stones_of(position: &Position) -> Stones {
+    [position.stone_words(Color::Black), position.stone_words(Color::White)]
+}
+
+/// The point of action `action` on a board of `size`.
+fn point_of(action: usize, size: usize) -> Point {
+    Point { x: (action % size) as u8, y: (action / size) as u8 }
+}
+
+/// The bit of point `index` (`row * size + column`) in the position's bitmap words.
+fn bit_of(index: usize, size: usize) -> usize {
+    index / size * (size + 1) + index % size
+}
+
+fn has(words: &[u64; MAX_WORDS], bit: usize) -> bool {
+    words[bit / 64] >> (bit % 64) & 1 != 0
+}
+
+/// `color`'s area as pgx counts it: its stones, and the empty points that no
+/// path of empty points joins to an opponent's stone.
+fn area(stones: &Stones, color: Color, size: usize) -> u32 {
+    let points = size * size;
+    let ours = &stones[color.index()];
+    let theirs = &stones[color.other().index()];
+    let empty = |index: usize| !has(ours, bit_of(index, size)) && !has(theirs, bit_of(index, size));
+    // Flood from the opponent's stones through empty points.
+    let mut reached = vec![false; points];
+    let mut frontier: Vec<usize> = (0..points).filter(|&index| has(theirs, bit_of(index, size))).collect();
+    while let Some(index) = frontier.pop() {
+        let (row, column) = (index / size, index % size);
+        let neighbours = [
+            (row > 0).then(|| index - size),
+            (row + 1 < size).then(|| index + size),
+            (column > 0).then(|| index - 1),
+            (column + 1 < size).then(|| index + 1),
+        ];
+        for next in neighbours.into_iter().flatten() {
+            if empty(next) && !reached[next] {
+                reached[next] = true;
+                frontier.push(next);
+            }
+        }
+    }
+    let stones: u32 = ours.iter().map(|word| word.count_ones()).sum();
+    let territory = (0..points).filter(|&index| empty(index) && !reached[index]).count() as u32;
+    stones + territory
+}
+
+impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
+    type Rules = GoGame;
+    type State = GoState;
+    type Cell = bool;
+    const ID: &'static str = if SIZE == 9 { "go_9x9" } else { "go_19x19" };
+    const ACTIONS: usize = SIZE * SIZE + 1;
+    const OBSERVATION_SHAPE: [usize; 3] = [SIZE, SIZE, 2 * HISTORY + 1];
+
+    fn start() -> GoState {
+        let position = Position::new(SIZE as u32).expect("a supported board size");
+        GoState { position, boards: vec![stones_of(&position)], passes: 0, superko: false }
+    }
+
+    fn color(state: &GoState) -> usize {
+        state.position.to_move().index()
+    }
+
+    fn legal_action_mask(state: &GoState, mask: &mut [bool]) {
+        mask.fill(false);
+        let legal = state.position.legal_words(state.position.to_move());
+        for (index, slot) in mask.iter_mut().take(SIZE * SIZE).enumerate() {
+            *slot = has(&legal, bit_of(index, SIZE));
+        }
+        mask[SIZE * SIZE] = true;
+    }
+
+    fn play_action(state: &mut GoState, action: usize) {
+        let color = state.position.to_move();
+        let point = (action < SIZE * SIZE).then(|| point_of(action, SIZE));
+        state.position.play_move(Move { color, point }).expect("the action is legal");
+        let stones = stones_of(&state.position);
+        match point {
+            None => {
+                state.passes += 1;
+                state.superko = false;
+            }
+            Some(_) => {
+                state.passes = 0;
+                state.superko = state.boards.contains(&stones);
+            }
+        }
+        state.boards.push(stones);
+    }
+
+    fn outcome(state: &GoState, _: &[bool]) -> Outcome {
+        let terminated = state.passes >= 2 || state.superko || state.steps() >= 2 * SIZE * SIZE;
+        if !terminated {
+            return Outcome::ONGOING;
+        }
+        let to_move = state.position.to_move().index();
+        let rewards = if state.superko {
+            // The player who recreated the board (not the one to move) loses.
+            let mut rewards = [-1.0; 2];
+            rewards[to_move] = 1.0;
+            rewards
+        } else {
+            let stones = stones_of(&state.position);
+            let black = area(&stones, Color::Black, SIZE) as f32;
+            let white = area(&stones, Color::White, SIZE) as f32;
+            if black - KOMI > white { [1.0, -1.0] } else { [-1.0, 1.0] }
+        };
+        Outcome { terminated, rewards }
+    }
+
+    fn observe(state: &GoState, observation: &mut [bool]) {
+        observation.fill(false);
+        let planes = 2 * HISTORY + 1;
+        let us = state.position.to_move();
+        for back in 0..HISTORY.min(state.boards.len()) {
+            let stones = &state.boards[state.boards.len() - 1 - back];
+            for (plane, color) in [(2 * back, us), (2 * back + 1, us.other())] {
+                for index in 0..SIZE * SIZE {
+                    if has(&stones[color.index()], bit_of(index, SIZE)) {
+                        observation[index * planes + plane] = true;
+                    }
+                }
+            }
+        }
+        if us == Color::White {
+            for index in 0..SIZE * SIZE {
+                observation[index * planes + planes - 1] = true;
+            }
+        }
+    }
+}
