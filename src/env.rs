@@ -75,7 +75,7 @@ pub trait EnvGame {
     /// Writes the observation for the colour to move.
     fn observe(state: &Self::State, observation: &mut [Self::Cell]);
 
-    /// Floats in one observation.
+    /// Elements in one observation.
     fn observation_len() -> usize {
         Self::OBSERVATION_SHAPE.iter().product()
     }

@@ -74,6 +74,10 @@ pub struct Env {
     id: &'static str,
 }
 
+fn id_of<G: EnvGame>(_: &Games<G>) -> &'static str {
+    G::ID
+}
+
 fn actions_of<G: EnvGame>(_: &Games<G>) -> usize {
     G::ACTIONS
 }
@@ -251,10 +255,6 @@ pub fn make(
     seed: u64,
     auto_reset: bool,
 ) -> PyResult<Env> {
-    let id =
-        IDS.iter().copied().find(|&id| id == env_id).ok_or_else(|| {
-            PyValueError::new_err(format!("env_id: expected one of {}, not {env_id:?}", IDS.join(", ")))
-        })?;
     match backend {
         "auto" | "cpu" => {}
         "gpu" => {
@@ -267,15 +267,21 @@ pub fn make(
     if batch_size == 0 || batch_size > MAX_BATCH {
         return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
-    let (games, state) = match id {
+    let (games, state) = match env_id {
+        "chess" => {
+            open::<Chess>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Chess(games), state))?
+        }
         "go_9x9" => {
             open::<GoEnv<9>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go9(games), state))?
         }
         "go_19x19" => {
             open::<GoEnv<19>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go19(games), state))?
         }
-        _ => open::<Chess>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Chess(games), state))?,
+        other => {
+            return Err(PyValueError::new_err(format!("env_id: expected one of {}, not {other:?}", IDS.join(", "))));
+        }
     };
+    let id = with_games!(&games, games => id_of(games));
     let env = Env { games, state: Py::new(py, state)?, id };
     env.publish(py)?;
     Ok(env)

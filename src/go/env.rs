@@ -16,6 +16,7 @@
 //!   7.5 for white: +1 for the winner, -1 for the loser, never a draw.
 
 use crate::env::{EnvGame, Outcome};
+use crate::go::bitmap::{Bitmap, Geometry};
 use crate::go::perft::GoGame;
 use crate::go::position::MAX_WORDS;
 use crate::go::{Color, Move, Point, Position};
@@ -30,7 +31,7 @@ pub const KOMI: f32 = 7.5;
 pub struct GoEnv<const SIZE: usize>;
 
 /// The stones of both colours, black first, in the position's bitmap words.
-type Stones = [[u64; MAX_WORDS]; 2];
+type Stones = [Bitmap<MAX_WORDS>; 2];
 
 /// One Go game in an [`crate::env::Env`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +58,7 @@ impl GoState {
 }
 
 fn stones_of(position: &Position) -> Stones {
-    [position.stone_words(Color::Black), position.stone_words(Color::White)]
+    [Bitmap(position.stone_words(Color::Black)), Bitmap(position.stone_words(Color::White))]
 }
 
 /// The point of action `action` on a board of `size`.
@@ -70,38 +71,16 @@ fn bit_of(index: usize, size: usize) -> usize {
     index / size * (size + 1) + index % size
 }
 
-fn has(words: &[u64; MAX_WORDS], bit: usize) -> bool {
-    words[bit / 64] >> (bit % 64) & 1 != 0
-}
-
-/// `color`'s area as pgx counts it: its stones, and the empty points that no
-/// path of empty points joins to an opponent's stone.
-fn area(stones: &Stones, color: Color, size: usize) -> u32 {
-    let points = size * size;
-    let ours = &stones[color.index()];
-    let theirs = &stones[color.other().index()];
-    let empty = |index: usize| !has(ours, bit_of(index, size)) && !has(theirs, bit_of(index, size));
-    // Flood from the opponent's stones through empty points.
-    let mut reached = vec![false; points];
-    let mut frontier: Vec<usize> = (0..points).filter(|&index| has(theirs, bit_of(index, size))).collect();
-    while let Some(index) = frontier.pop() {
-        let (row, column) = (index / size, index % size);
-        let neighbours = [
-            (row > 0).then(|| index - size),
-            (row + 1 < size).then(|| index + size),
-            (column > 0).then(|| index - 1),
-            (column + 1 < size).then(|| index + 1),
-        ];
-        for next in neighbours.into_iter().flatten() {
-            if empty(next) && !reached[next] {
-                reached[next] = true;
-                frontier.push(next);
-            }
-        }
-    }
-    let stones: u32 = ours.iter().map(|word| word.count_ones()).sum();
-    let territory = (0..points).filter(|&index| empty(index) && !reached[index]).count() as u32;
-    stones + territory
+/// Each colour's area as pgx counts it: its stones, and the empty points
+/// that no path of empty points joins to an opponent's stone (so a region
+/// reaching neither colour counts for both, where Tromp–Taylor's
+/// `Board::areas` counts it for neither).
+fn areas(stones: &Stones, size: usize) -> [u32; 2] {
+    let geometry = Geometry::<MAX_WORDS>::new(size as u32);
+    let [black, white] = *stones;
+    let empty = geometry.board & !(black | white);
+    let reaches = |color: Bitmap<MAX_WORDS>| geometry.flood(geometry.neighbours(color) & empty, empty);
+    [(black | (empty & !reaches(white))).count(), (white | (empty & !reaches(black))).count()]
 }
 
 impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
@@ -125,7 +104,7 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
         mask.fill(false);
         let legal = state.position.legal_words(state.position.to_move());
         for (index, slot) in mask.iter_mut().take(SIZE * SIZE).enumerate() {
-            *slot = has(&legal, bit_of(index, SIZE));
+            *slot = Bitmap(legal).contains(bit_of(index, SIZE));
         }
         mask[SIZE * SIZE] = true;
     }
@@ -160,10 +139,8 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
             rewards[to_move] = 1.0;
             rewards
         } else {
-            let stones = stones_of(&state.position);
-            let black = area(&stones, Color::Black, SIZE) as f32;
-            let white = area(&stones, Color::White, SIZE) as f32;
-            if black - KOMI > white { [1.0, -1.0] } else { [-1.0, 1.0] }
+            let [black, white] = areas(&stones_of(&state.position), SIZE);
+            if black as f32 - KOMI > white as f32 { [1.0, -1.0] } else { [-1.0, 1.0] }
         };
         Outcome { terminated, rewards }
     }
@@ -176,7 +153,7 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
             let stones = &state.boards[state.boards.len() - 1 - back];
             for (plane, color) in [(2 * back, us), (2 * back + 1, us.other())] {
                 for index in 0..SIZE * SIZE {
-                    if has(&stones[color.index()], bit_of(index, SIZE)) {
+                    if stones[color.index()].contains(bit_of(index, SIZE)) {
                         observation[index * planes + plane] = true;
                     }
                 }
