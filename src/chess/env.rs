@@ -181,16 +181,7 @@ pub fn action_of(mv: Move, us: Color) -> usize {
 }
 
 fn key_of(position: &Position, passed: Option<Square>) -> PositionKey {
-    let mut planes = [0u64; 4];
-    for piece in Piece::ALL {
-        let code = piece as u64 + 1;
-        for (plane, words) in planes.iter_mut().take(3).enumerate() {
-            if code >> plane & 1 == 1 {
-                *words |= position.pieces(piece).0;
-            }
-        }
-    }
-    planes[3] = position.colored(Color::Black).0;
+    let planes = position.code_planes();
     let side = u64::from(position.side_to_move() == Color::Black);
     let passed = passed.map_or(64, |square| square as u64);
     [

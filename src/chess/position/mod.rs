@@ -192,16 +192,7 @@ impl Position {
     /// pieces, side to move, castling rights, and the en passant square only
     /// when an en passant capture is legal; no move counters.
     pub fn identity(&self) -> PositionIdentity {
-        let mut planes = [0u64; 4];
-        for piece in Piece::ALL {
-            let code = piece as u64 + 1;
-            for (plane, words) in planes.iter_mut().take(3).enumerate() {
-                if code >> plane & 1 == 1 {
-                    *words |= self.pieces[piece as usize].0;
-                }
-            }
-        }
-        planes[3] = self.colors[Color::Black.index()].0;
+        let planes = self.code_planes();
         let en_passant = match self.en_passant {
             Some(square) if self.legal_moves().iter().any(|mv| mv.kind() == MoveKind::EnPassant) => square as u64,
             _ => 64,
@@ -214,6 +205,23 @@ impl Position {
             planes[3],
             side | u64::from(self.castling.bits()) << 1 | en_passant << 17,
         ])
+    }
+
+    /// The pieces as four words: the piece codes (pawn 1 to king 6) in three
+    /// bit planes, then black's pieces. The first four words of
+    /// [`Position::identity`].
+    pub fn code_planes(&self) -> [u64; 4] {
+        let mut planes = [0u64; 4];
+        for piece in Piece::ALL {
+            let code = piece as u64 + 1;
+            for (plane, words) in planes.iter_mut().take(3).enumerate() {
+                if code >> plane & 1 == 1 {
+                    *words |= self.pieces[piece as usize].0;
+                }
+            }
+        }
+        planes[3] = self.colors[Color::Black.index()].0;
+        planes
     }
 
     /// Everything but the move counters, as nine words: the six piece
