@@ -26,6 +26,10 @@
 //! An action outside `0..ACTIONS`, or a batch of the wrong length, is an
 //! [`EnvError`] before any game changes.
 //!
+//! A tree search keeps each node's game as a [`Snapshot`] ([`Env::snapshot`])
+//! and puts it back in any game of the batch ([`Env::restore`]), every array
+//! as it was.
+//!
 //! ```
 //! use gpu_movegen::chess::Chess;
 //! use gpu_movegen::env::Env;
@@ -134,6 +138,32 @@ pub struct Env<G: EnvGame> {
     legal_action_mask: Vec<bool>,
     observation: Vec<G::Cell>,
     step_count: Vec<i32>,
+}
+
+/// One game saved whole, to be put back later in any game of a batch of
+/// the same game: a tree search saves each node's game and restores it to
+/// expand the node (the state a node of pgx's tree search holds).
+#[derive(Clone)]
+pub struct Snapshot<G: EnvGame> {
+    state: G::State,
+    players: [u8; 2],
+    current_player: i32,
+    rewards: [f32; 2],
+    terminated: bool,
+    truncated: bool,
+    step_count: i32,
+}
+
+impl<G: EnvGame> Snapshot<G> {
+    /// The game's state.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// Which player plays each colour in the game (`[first, second]`).
+    pub fn players(&self) -> [u8; 2] {
+        self.players
+    }
 }
 
 /// One game's rows of the batch's arrays, as a step writes them.
@@ -275,6 +305,76 @@ impl<G: EnvGame> Env<G> {
                 self.rewards[2 * game..2 * game + 2].copy_from_slice(&rewards);
             }
         }
+        Ok(())
+    }
+
+    /// Game `game` as it stands, to be put back by [`Env::restore`].
+    pub fn snapshot(&self, game: usize) -> Snapshot<G> {
+        Snapshot {
+            state: self.states[game].clone(),
+            players: self.players[game],
+            current_player: self.current_player[game],
+            rewards: [self.rewards[2 * game], self.rewards[2 * game + 1]],
+            terminated: self.terminated[game],
+            truncated: self.truncated[game],
+            step_count: self.step_count[game],
+        }
+    }
+
+    /// Puts each `Some` snapshot in place of its game (`snapshots[i]` in
+    /// game `i`; `None` leaves game `i` as it is), with every array as it
+    /// was when the snapshot was taken. The masks and observations are
+    /// derived again, on the batch's threads.
+    pub fn restore(&mut self, snapshots: &[Option<&Snapshot<G>>]) -> Result<(), EnvError> {
+        let expected = self.batch_size();
+        if snapshots.len() != expected {
+            return Err(EnvError::BatchSize { expected, got: snapshots.len() });
+        }
+        let auto_reset = self.auto_reset;
+        (
+            self.states.par_iter_mut(),
+            self.players.par_iter_mut(),
+            snapshots.par_iter(),
+            self.current_player.par_iter_mut(),
+            self.rewards.par_chunks_mut(2),
+            self.terminated.par_iter_mut(),
+            self.truncated.par_iter_mut(),
+            self.legal_action_mask.par_chunks_mut(G::ACTIONS),
+            self.observation.par_chunks_mut(G::observation_len()),
+            self.step_count.par_iter_mut(),
+        )
+            .into_par_iter()
+            .for_each(
+                |(
+                    state,
+                    players,
+                    snapshot,
+                    current_player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    mask,
+                    observation,
+                    step_count,
+                )| {
+                    let Some(snapshot) = snapshot else { return };
+                    *state = snapshot.state.clone();
+                    *players = snapshot.players;
+                    *current_player = snapshot.current_player;
+                    rewards.copy_from_slice(&snapshot.rewards);
+                    *terminated = snapshot.terminated;
+                    *truncated = snapshot.truncated;
+                    *step_count = snapshot.step_count;
+                    // A game over has an all-true mask, unless auto-reset
+                    // already replaced it with a new game (see `step`).
+                    if (snapshot.terminated || snapshot.truncated) && !auto_reset {
+                        mask.fill(true);
+                    } else {
+                        G::legal_action_mask(state, mask);
+                    }
+                    G::observe(state, observation);
+                },
+            );
         Ok(())
     }
 

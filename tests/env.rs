@@ -233,3 +233,65 @@ fn a_stone_shows_in_the_next_players_observation_and_the_ko_is_masked() {
     env.step(&[go_point(6, 6)]).unwrap();
     assert!(env.legal_action_mask()[go_point(1, 1) as usize], "the ko has lapsed");
 }
+
+// Snapshots, as a tree search saves and restores its nodes.
+
+use gpu_movegen::env::Snapshot;
+
+/// Every array of game `game`, as one comparable record.
+fn rows(env: &Env<Chess>, game: usize) -> (i32, Vec<f32>, bool, bool, Vec<bool>, Vec<f32>, i32) {
+    let width = 8 * 8 * 119;
+    (
+        env.current_player()[game],
+        env.rewards()[2 * game..2 * game + 2].to_vec(),
+        env.terminated()[game],
+        env.truncated()[game],
+        env.legal_action_mask()[game * ACTIONS..(game + 1) * ACTIONS].to_vec(),
+        env.observation()[game * width..(game + 1) * width].to_vec(),
+        env.step_count()[game],
+    )
+}
+
+#[test]
+fn a_restored_snapshot_gives_back_every_array_in_any_game_of_the_batch() {
+    let mut env = Env::<Chess>::new(3, 21);
+    play_each(&mut env, &["e2e4", "e7e5", "g1f3"]);
+    let saved: Vec<Snapshot<Chess>> = (0..3).map(|game| env.snapshot(game)).collect();
+    let before: Vec<_> = (0..3).map(|game| rows(&env, game)).collect();
+    play_each(&mut env, &["b8c6", "f1b5"]);
+    assert_ne!(rows(&env, 0), before[0]);
+    // Game 0 back as it was, game 1 given game 2's snapshot, game 2 left.
+    let after_two = rows(&env, 2);
+    env.restore(&[Some(&saved[0]), Some(&saved[2]), None]).unwrap();
+    assert_eq!(rows(&env, 0), before[0]);
+    assert_eq!(rows(&env, 1), before[2]);
+    assert_eq!(env.players(1), saved[2].players());
+    assert_eq!(rows(&env, 2), after_two);
+    assert_eq!(env.state(0), saved[0].state());
+    // The restored games play on as the originals did.
+    let next = [action(&env, 0, "b8c6"), action(&env, 1, "b8c6"), action(&env, 2, "a7a6")];
+    env.step(&next).unwrap();
+    assert_eq!(env.step_count(), [4, 4, 6]);
+    assert_eq!(env.restore(&[None, None]), Err(EnvError::BatchSize { expected: 3, got: 2 }));
+}
+
+#[test]
+fn a_snapshot_of_a_game_over_restores_its_all_true_mask_and_rewards() {
+    let mut env = Env::<Chess>::new(1, 3);
+    play(&mut env, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let over = env.snapshot(0);
+    let before = rows(&env, 0);
+    env.reset(4);
+    assert!(!env.terminated()[0]);
+    env.restore(&[Some(&over)]).unwrap();
+    assert_eq!(rows(&env, 0), before);
+    assert!(env.legal_action_mask().iter().all(|&legal| legal));
+}
+
+/// Plays `moves` (UCI) in every game of `env`.
+fn play_each(env: &mut Env<Chess>, moves: &[&str]) {
+    for uci in moves {
+        let chosen: Vec<u32> = (0..env.batch_size()).map(|game| action(env, game, uci)).collect();
+        env.step(&chosen).unwrap();
+    }
+}

@@ -3,10 +3,15 @@
 //! and `step` return a `State` of numpy arrays with a leading batch axis
 //! and pgx's names. The arrays are allocated once and written again by
 //! every step (copy one to keep it); numpy's `__dlpack__` hands them to
-//! PyTorch without a copy. A step runs with the GIL released.
+//! PyTorch without a copy. A step runs with the GIL released. `snapshots`,
+//! `save` and `load` keep games in numbered slots and put them back, as a
+//! tree search keeps its nodes.
+
+use std::any::Any;
+use std::collections::HashMap;
 
 use gpu_movegen::chess::Chess;
-use gpu_movegen::env::{Env as Games, EnvError, EnvGame};
+use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -18,27 +23,128 @@ use pyo3::types::PyModule;
 /// that an allocation would fail with no clear error.
 const MAX_BATCH: usize = 1 << 16;
 
+/// The most games a `Snapshots` may hold: 8,192 games of 512 nodes each.
+const MAX_SNAPSHOTS: usize = 1 << 22;
+
 /// The environments `make` knows, by pgx's id.
 const IDS: &[&str] = &["chess", "go_9x9", "go_19x19"];
 
-/// The games of one environment, whichever game it is.
-enum Batch {
-    Chess(Games<Chess>),
-    Go9(Games<GoEnv<9>>),
-    Go19(Games<GoEnv<19>>),
+/// A batch of games, whatever the game: what `Env` asks of it.
+trait Batch: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn batch_size(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn observation_shape(&self) -> [usize; 3];
+    fn players(&self, game: usize) -> [u8; 2];
+    fn reset(&mut self, seed: u64);
+    fn set_auto_reset(&mut self, on: bool);
+    fn step(&mut self, actions: &[i64]) -> Result<(), EnvError>;
+    /// Numpy arrays of the batch's shapes and dtypes.
+    fn new_state(&self, py: Python<'_>) -> PyResult<State>;
+    /// Copies the games' arrays into `state`'s (with the GIL held).
+    fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()>;
+    /// Room for `capacity` saved games of this batch's game.
+    fn new_snapshots(&self, capacity: usize) -> Box<dyn Any + Send + Sync>;
+    /// Saves game `i` into `slots[i]` of `snapshots` (those given a slot).
+    fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]);
+    /// Puts `slots[i]` of `snapshots` in place of game `i` (those given a
+    /// slot); the name of the first slot given that holds no game, if any,
+    /// before any game changes.
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Result<(), usize>;
 }
 
-/// Calls `$body` with `$games` bound to the batch, whatever its game.
-macro_rules! with_games {
-    ($batch:expr, $games:ident => $body:expr) => {
-        match $batch {
-            Batch::Chess($games) => $body,
-            Batch::Go9($games) => $body,
-            Batch::Go19($games) => $body,
+/// One game's saved games: a slot each, empty until saved into.
+type Slots<G> = Vec<Option<Snapshot<G>>>;
+
+impl<G: EnvGame + 'static> Batch for Games<G>
+where
+    G::Cell: numpy::Element,
+    G::State: 'static,
+{
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn batch_size(&self) -> usize {
+        Games::batch_size(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        G::ACTIONS
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        G::OBSERVATION_SHAPE
+    }
+
+    fn players(&self, game: usize) -> [u8; 2] {
+        Games::players(self, game)
+    }
+
+    fn reset(&mut self, seed: u64) {
+        Games::reset(self, seed)
+    }
+
+    fn set_auto_reset(&mut self, on: bool) {
+        Games::set_auto_reset(self, on)
+    }
+
+    fn step(&mut self, actions: &[i64]) -> Result<(), EnvError> {
+        Games::step(self, actions)
+    }
+
+    fn new_state(&self, py: Python<'_>) -> PyResult<State> {
+        let batch_size = Games::batch_size(self);
+        let [rows, columns, planes] = G::OBSERVATION_SHAPE;
+        Ok(State {
+            current_player: PyArray1::zeros(py, batch_size, false).unbind(),
+            observation: PyArray4::<G::Cell>::zeros(py, [batch_size, rows, columns, planes], false).into_any().unbind(),
+            rewards: PyArray2::zeros(py, [batch_size, 2], false).unbind(),
+            terminated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
+            truncated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
+            legal_action_mask: PyArray1::from_vec(py, vec![false; batch_size * G::ACTIONS])
+                .reshape([batch_size, G::ACTIONS])?
+                .unbind(),
+            _step_count: PyArray1::zeros(py, batch_size, false).unbind(),
+        })
+    }
+
+    fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
+        copy_into(state.current_player.bind(py), self.current_player())?;
+        copy_into(state.observation.bind(py).cast::<PyArray4<G::Cell>>()?, self.observation())?;
+        copy_into(state.rewards.bind(py), self.rewards())?;
+        copy_into(state.terminated.bind(py), self.terminated())?;
+        copy_into(state.truncated.bind(py), self.truncated())?;
+        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
+        copy_into(state._step_count.bind(py), self.step_count())
+    }
+
+    fn new_snapshots(&self, capacity: usize) -> Box<dyn Any + Send + Sync> {
+        Box::new(Slots::<G>::from_iter((0..capacity).map(|_| None)))
+    }
+
+    fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) {
+        let snapshots = snapshots.downcast_mut::<Slots<G>>().expect("the snapshots' game was checked by their id");
+        for (game, slot) in slots.iter().enumerate() {
+            if let Some(slot) = slot {
+                snapshots[*slot] = Some(self.snapshot(game));
+            }
         }
-    };
-}
+    }
 
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Result<(), usize> {
+        let snapshots = snapshots.downcast_ref::<Slots<G>>().expect("the snapshots' game was checked by their id");
+        let mut chosen = Vec::with_capacity(slots.len());
+        for slot in slots {
+            chosen.push(match slot {
+                Some(slot) => Some(snapshots[*slot].as_ref().ok_or(*slot)?),
+                None => None,
+            });
+        }
+        self.restore(&chosen).expect("one slot a game was checked");
+        Ok(())
+    }
+}
 /// pgx's arrays, owned by Python and written after every step.
 #[pyclass(module = "gpu_movegen.env", frozen)]
 pub struct State {
@@ -69,43 +175,35 @@ pub struct State {
 /// A batch of games stepped together, as pgx's `jax.vmap(env.step)` steps them.
 #[pyclass(module = "gpu_movegen.env")]
 pub struct Env {
-    games: Batch,
+    games: Box<dyn Batch>,
     state: Py<State>,
+}
+
+/// Saved games of one environment's game, each in a numbered slot: the
+/// states of a tree search's nodes. `Env.save` fills slots, `Env.load`
+/// puts them back in any game of a batch of the same game.
+#[pyclass(module = "gpu_movegen.env")]
+pub struct Snapshots {
     id: &'static str,
+    capacity: usize,
+    slots: Box<dyn Any + Send + Sync>,
 }
 
-fn id_of<G: EnvGame>(_: &Games<G>) -> &'static str {
-    G::ID
-}
+#[pymethods]
+impl Snapshots {
+    /// pgx's id of the game the slots hold.
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.id
+    }
 
-fn actions_of<G: EnvGame>(_: &Games<G>) -> usize {
-    G::ACTIONS
-}
+    fn __len__(&self) -> usize {
+        self.capacity
+    }
 
-fn observation_shape_of<G: EnvGame>(_: &Games<G>) -> [usize; 3] {
-    G::OBSERVATION_SHAPE
-}
-
-/// `batch_size` games of `G` and the numpy arrays of their state.
-fn open<G: EnvGame>(py: Python<'_>, batch_size: usize, seed: u64, auto_reset: bool) -> PyResult<(Games<G>, State)>
-where
-    G::Cell: numpy::Element,
-{
-    let mut games = py.detach(|| Games::<G>::new(batch_size, seed));
-    games.set_auto_reset(auto_reset);
-    let [rows, columns, planes] = G::OBSERVATION_SHAPE;
-    let state = State {
-        current_player: PyArray1::zeros(py, batch_size, false).unbind(),
-        observation: PyArray4::<G::Cell>::zeros(py, [batch_size, rows, columns, planes], false).into_any().unbind(),
-        rewards: PyArray2::zeros(py, [batch_size, 2], false).unbind(),
-        terminated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
-        truncated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
-        legal_action_mask: PyArray1::from_vec(py, vec![false; batch_size * G::ACTIONS])
-            .reshape([batch_size, G::ACTIONS])?
-            .unbind(),
-        _step_count: PyArray1::zeros(py, batch_size, false).unbind(),
-    };
-    Ok((games, state))
+    fn __repr__(&self) -> String {
+        format!("gpu_movegen.env.Snapshots({:?}, {})", self.id, self.capacity)
+    }
 }
 
 fn game_error(error: EnvError) -> PyErr {
@@ -115,21 +213,44 @@ fn game_error(error: EnvError) -> PyErr {
 impl Env {
     /// Copies the games' arrays into the state's numpy arrays (with the GIL held).
     fn publish(&self, py: Python<'_>) -> PyResult<()> {
-        with_games!(&self.games, games => publish(py, self.state.get(), games))
+        self.games.publish(py, self.state.get())
     }
-}
 
-fn publish<G: EnvGame>(py: Python<'_>, state: &State, games: &Games<G>) -> PyResult<()>
-where
-    G::Cell: numpy::Element,
-{
-    copy_into(state.current_player.bind(py), games.current_player())?;
-    copy_into(state.observation.bind(py).cast::<PyArray4<G::Cell>>()?, games.observation())?;
-    copy_into(state.rewards.bind(py), games.rewards())?;
-    copy_into(state.terminated.bind(py), games.terminated())?;
-    copy_into(state.truncated.bind(py), games.truncated())?;
-    copy_into(state.legal_action_mask.bind(py), games.legal_action_mask())?;
-    copy_into(state._step_count.bind(py), games.step_count())
+    /// One slot of `snapshots` a game, or none (-1), checked against them.
+    fn read_slots(
+        &self,
+        py: Python<'_>,
+        snapshots: &Snapshots,
+        slots: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Option<usize>>> {
+        if snapshots.id != self.games.id() {
+            return Err(PyValueError::new_err(format!(
+                "snapshots: they hold {:?} games, not {:?}",
+                snapshots.id,
+                self.games.id()
+            )));
+        }
+        let slots = read_integers(py, "slots", slots, self.games.batch_size())?;
+        let mut games_of_slot = HashMap::new();
+        let mut checked = Vec::with_capacity(slots.len());
+        for (game, &slot) in slots.iter().enumerate() {
+            if slot == -1 {
+                checked.push(None);
+                continue;
+            }
+            if !(0..snapshots.capacity as i64).contains(&slot) {
+                return Err(PyValueError::new_err(format!(
+                    "slots: game {game}: slot {slot} is outside 0..{} (or -1 for none)",
+                    snapshots.capacity
+                )));
+            }
+            if let Some(other) = games_of_slot.insert(slot, game) {
+                return Err(PyValueError::new_err(format!("slots: games {other} and {game} both name slot {slot}")));
+            }
+            checked.push(Some(slot as usize));
+        }
+        Ok(checked)
+    }
 }
 
 /// Writes `values` over the whole of `array`, which has as many elements.
@@ -143,22 +264,23 @@ fn copy_into<T: numpy::Element + Copy, D: numpy::ndarray::Dimension>(
     Ok(())
 }
 
-/// Reads `actions`: anything numpy reads as a one-dimensional array of
-/// integers, one per game.
-fn read_actions(py: Python<'_>, actions: &Bound<'_, PyAny>, batch_size: usize) -> PyResult<Vec<i64>> {
+/// Reads `values` (the argument `name`): anything numpy reads as a
+/// one-dimensional array of integers, one per game.
+fn read_integers(py: Python<'_>, name: &str, values: &Bound<'_, PyAny>, batch_size: usize) -> PyResult<Vec<i64>> {
     let numpy = PyModule::import(py, "numpy")?;
-    let array = numpy.call_method1("asarray", (actions,))?;
-    let array =
-        array.cast_into::<numpy::PyUntypedArray>().map_err(|_| PyValueError::new_err("actions: not an array"))?;
+    let array = numpy.call_method1("asarray", (values,))?;
+    let array = array
+        .cast_into::<numpy::PyUntypedArray>()
+        .map_err(|_| PyValueError::new_err(format!("{name}: not an array")))?;
     if array.ndim() != 1 || array.len() != batch_size {
         return Err(PyValueError::new_err(format!(
-            "actions: expected shape ({batch_size},), one action a game, not {:?}",
+            "{name}: expected shape ({batch_size},), one a game, not {:?}",
             array.shape()
         )));
     }
     let kind = array.dtype().kind();
     if kind != b'i' && kind != b'u' {
-        return Err(PyValueError::new_err(format!("actions: expected integers, not dtype {}", array.dtype())));
+        return Err(PyValueError::new_err(format!("{name}: expected integers, not dtype {}", array.dtype())));
     }
     let converted = array.call_method1("astype", ("int64",))?;
     let converted = converted.cast_into::<PyArray1<i64>>()?;
@@ -171,7 +293,8 @@ impl Env {
     /// `seed` (the same seed, the same games). Returns the state.
     #[pyo3(signature = (seed = 0))]
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<Py<State>> {
-        with_games!(&mut self.games, games => py.detach(|| games.reset(seed)));
+        let games = &mut self.games;
+        py.detach(|| games.reset(seed));
         self.publish(py)?;
         Ok(self.state.clone_ref(py))
     }
@@ -180,14 +303,47 @@ impl Env {
     /// and returns the state. Wrong shapes, dtypes and actions outside
     /// `0..num_actions` raise `ValueError` before any game changes.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<State>> {
-        let batch_size = with_games!(&self.games, games => games.batch_size());
-        let actions = read_actions(py, actions, batch_size)?;
-        with_games!(&mut self.games, games => py.detach(|| games.step(&actions))).map_err(game_error)?;
+        let actions = read_integers(py, "actions", actions, self.games.batch_size())?;
+        let games = &mut self.games;
+        py.detach(|| games.step(&actions)).map_err(game_error)?;
         self.publish(py)?;
         Ok(self.state.clone_ref(py))
     }
 
-    /// The state the last `reset` or `step` returned.
+    /// Room for `capacity` saved games of this environment's game, for
+    /// `save` and `load`: a tree search's nodes.
+    fn snapshots(&self, capacity: usize) -> PyResult<Snapshots> {
+        if capacity == 0 || capacity > MAX_SNAPSHOTS {
+            return Err(PyValueError::new_err(format!("capacity: expected 1 to {MAX_SNAPSHOTS}, not {capacity}")));
+        }
+        Ok(Snapshots { id: self.games.id(), capacity, slots: self.games.new_snapshots(capacity) })
+    }
+
+    /// Saves game `i` into slot `slots[i]` of `snapshots` (-1: not saved),
+    /// with all its state and arrays.
+    fn save(&self, py: Python<'_>, snapshots: &mut Snapshots, slots: &Bound<'_, PyAny>) -> PyResult<()> {
+        let slots = self.read_slots(py, snapshots, slots)?;
+        let games = &self.games;
+        let saved = &mut snapshots.slots;
+        py.detach(|| games.save(saved.as_mut(), &slots));
+        Ok(())
+    }
+
+    /// Puts the game saved in slot `slots[i]` of `snapshots` in place of
+    /// game `i` (-1: game `i` stays as it is), every array as it was saved,
+    /// and returns the state. A slot never saved into raises `ValueError`
+    /// before any game changes.
+    fn load(&mut self, py: Python<'_>, snapshots: &Snapshots, slots: &Bound<'_, PyAny>) -> PyResult<Py<State>> {
+        let slots = self.read_slots(py, snapshots, slots)?;
+        let games = &mut self.games;
+        let saved = &snapshots.slots;
+        py.detach(|| games.load(saved.as_ref(), &slots))
+            .map_err(|slot| PyValueError::new_err(format!("slots: slot {slot} holds no saved game")))?;
+        self.publish(py)?;
+        Ok(self.state.clone_ref(py))
+    }
+
+    /// The state the last `reset`, `step` or `load` returned.
     #[getter]
     fn state(&self, py: Python<'_>) -> Py<State> {
         self.state.clone_ref(py)
@@ -196,25 +352,25 @@ impl Env {
     /// pgx's id of the environment.
     #[getter]
     fn id(&self) -> &'static str {
-        self.id
+        self.games.id()
     }
 
     /// Games in the batch.
     #[getter]
     fn batch_size(&self) -> usize {
-        with_games!(&self.games, games => games.batch_size())
+        self.games.batch_size()
     }
 
     /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
-        with_games!(&self.games, games => actions_of(games))
+        self.games.num_actions()
     }
 
     /// The shape of one observation.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let [rows, columns, planes] = with_games!(&self.games, games => observation_shape_of(games));
+        let [rows, columns, planes] = self.games.observation_shape();
         (rows, columns, planes)
     }
 
@@ -230,21 +386,29 @@ impl Env {
         if game >= batch_size {
             return Err(PyValueError::new_err(format!("game: {game} is outside 0..{batch_size}")));
         }
-        let [first, second] = with_games!(&self.games, games => games.players(game));
+        let [first, second] = self.games.players(game);
         Ok((first, second))
     }
 
     fn __repr__(&self) -> String {
-        format!("gpu_movegen.env.Env({:?}, batch_size={}, backend='cpu')", self.id, self.batch_size())
+        format!("gpu_movegen.env.Env({:?}, batch_size={}, backend='cpu')", self.games.id(), self.batch_size())
     }
 }
 
+/// `batch_size` games of `G` at their start.
+fn open<G: EnvGame + 'static>(py: Python<'_>, batch_size: usize, seed: u64) -> Box<dyn Batch>
+where
+    G::Cell: numpy::Element,
+    G::State: 'static,
+{
+    Box::new(py.detach(|| Games::<G>::new(batch_size, seed)))
+}
+
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "go_9x9",
-/// "go_19x19"), at their
-/// start, the players' colours drawn from `seed`. `backend` is where the
-/// games run: this version steps them on the CPU ("cpu", or "auto").
-/// `auto_reset` replaces a game that ends by a new one at once, as pgx's
-/// `auto_reset` wrapper does.
+/// "go_19x19"), at their start, the players' colours drawn from `seed`.
+/// `backend` is where the games run: this version steps them on the CPU
+/// ("cpu", or "auto"). `auto_reset` replaces a game that ends by a new one
+/// at once, as pgx's `auto_reset` wrapper does.
 #[pyfunction]
 #[pyo3(signature = (env_id, *, batch_size, backend = "auto", seed = 0, auto_reset = false))]
 pub fn make(
@@ -267,22 +431,17 @@ pub fn make(
     if batch_size == 0 || batch_size > MAX_BATCH {
         return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
-    let (games, state) = match env_id {
-        "chess" => {
-            open::<Chess>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Chess(games), state))?
-        }
-        "go_9x9" => {
-            open::<GoEnv<9>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go9(games), state))?
-        }
-        "go_19x19" => {
-            open::<GoEnv<19>>(py, batch_size, seed, auto_reset).map(|(games, state)| (Batch::Go19(games), state))?
-        }
+    let mut games = match env_id {
+        "chess" => open::<Chess>(py, batch_size, seed),
+        "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),
+        "go_19x19" => open::<GoEnv<19>>(py, batch_size, seed),
         other => {
             return Err(PyValueError::new_err(format!("env_id: expected one of {}, not {other:?}", IDS.join(", "))));
         }
     };
-    let id = with_games!(&games, games => id_of(games));
-    let env = Env { games, state: Py::new(py, state)?, id };
+    games.set_auto_reset(auto_reset);
+    let state = games.new_state(py)?;
+    let env = Env { games, state: Py::new(py, state)? };
     env.publish(py)?;
     Ok(env)
 }
@@ -293,6 +452,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     module.add_function(wrap_pyfunction!(make, &module)?)?;
     module.add_class::<Env>()?;
     module.add_class::<State>()?;
-    module.add("__all__", ["Env", "State", "make"])?;
+    module.add_class::<Snapshots>()?;
+    module.add("__all__", ["Env", "Snapshots", "State", "make"])?;
     Ok(module)
 }

@@ -45,3 +45,38 @@ def test_the_environment_benchmark_runs_against_pgx():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "ours" in result.stdout and "pgx" in result.stdout and "ratio" in result.stdout
+
+
+MCTS = REPOSITORY / "examples" / "python" / "mcts_selfplay.py"
+
+
+def run_mcts(*arguments):
+    return subprocess.run(
+        [sys.executable, str(MCTS), *arguments], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_the_mcts_example_searches_all_three_games():
+    result = run_mcts("--batch", "4", "--simulations", "8", "--moves", "3", "--rollout-steps", "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
+    assert sorted(rows) == ["chess", "go_19x19", "go_9x9"]
+    for game, row in rows.items():
+        games, finished, moves, search_steps = map(int, row[1:5])
+        assert games == 4 and moves == 12, (game, row)
+        # Eight simulations a move, each a step, and two rollout steps from each new node.
+        assert 8 * moves <= search_steps <= 3 * 8 * moves, (game, row)
+
+
+def test_the_mcts_example_plays_9x9_games_to_their_end():
+    # 9x9 games end within 2 * 81 steps.
+    result = run_mcts("--env", "go_9x9", "--batch", "4", "--simulations", "4", "--moves", "200")
+    assert result.returncode == 0, result.stdout + result.stderr
+    games, finished = map(int, result.stdout.splitlines()[1].split()[1:3])
+    assert games == finished == 4
+
+
+def test_the_mcts_example_refuses_a_bad_argument():
+    result = run_mcts("--simulations", "0")
+    assert result.returncode == 2
+    assert "--simulations: expected a positive number, not 0" in result.stderr

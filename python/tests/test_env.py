@@ -8,6 +8,9 @@ import pytest
 import gpu_movegen.env
 
 
+FIELDS = ("current_player", "observation", "rewards", "terminated", "truncated", "legal_action_mask", "_step_count")
+
+
 def first_legal(state):
     return numpy.argmax(state.legal_action_mask, axis=1).astype(numpy.int32)
 
@@ -170,3 +173,53 @@ def uci_action(env, uci):
             steps[step] = 9 + offset * 7 + index
     step = (target % 8 - source % 8, target // 8 - source // 8)
     return source * 73 + steps[step]
+
+
+def test_saved_games_come_back_whole_in_any_game_of_the_batch():
+    env = gpu_movegen.env.make("chess", batch_size=3, seed=4)
+    state = env.reset(4)
+    for _ in range(3):
+        state = env.step(first_legal(state))
+    snapshots = env.snapshots(8)
+    assert (len(snapshots), snapshots.id) == (8, "chess")
+    env.save(snapshots, [5, -1, 0])
+    saved = {name: getattr(state, name).copy() for name in FIELDS}
+    for _ in range(2):
+        state = env.step(first_legal(state))
+    assert not numpy.array_equal(state.observation[0], saved["observation"][2])
+    # Game 0 takes game 2's saved game (slot 0), game 1 stays, game 2 takes game 0's (slot 5).
+    moved_on = {name: getattr(state, name)[1].copy() for name in FIELDS}
+    returned = env.load(snapshots, numpy.array([0, -1, 5]))
+    assert returned is env.state
+    for name in FIELDS:
+        numpy.testing.assert_array_equal(getattr(state, name)[0], saved[name][2], err_msg=name)
+        numpy.testing.assert_array_equal(getattr(state, name)[1], moved_on[name], err_msg=name)
+        numpy.testing.assert_array_equal(getattr(state, name)[2], saved[name][0], err_msg=name)
+    assert env.players(0) == gpu_movegen.env.make("chess", batch_size=3, seed=4).players(2)
+
+
+def test_bad_slots_are_refused_before_any_game_changes():
+    env = gpu_movegen.env.make("go_9x9", batch_size=2)
+    snapshots = env.snapshots(4)
+    env.save(snapshots, [1, -1])
+    state = env.step([0, 1])
+    before = {name: getattr(state, name).copy() for name in FIELDS}
+    with pytest.raises(ValueError, match="slot 2 holds no saved game"):
+        env.load(snapshots, [1, 2])
+    with pytest.raises(ValueError, match="slot 4 is outside 0..4"):
+        env.load(snapshots, [4, -1])
+    with pytest.raises(ValueError, match="games 0 and 1 both name slot 3"):
+        env.save(snapshots, [3, 3])
+    with pytest.raises(ValueError, match=r"slots: expected shape \(2,\)"):
+        env.load(snapshots, [1])
+    with pytest.raises(ValueError, match="expected integers"):
+        env.load(snapshots, [1.0, 1.0])
+    with pytest.raises(ValueError, match='they hold "chess" games, not "go_9x9"'):
+        env.load(gpu_movegen.env.make("chess", batch_size=2).snapshots(4), [0, 0])
+    with pytest.raises(ValueError, match="capacity: expected 1 to"):
+        env.snapshots(0)
+    for name in FIELDS:
+        numpy.testing.assert_array_equal(getattr(env.state, name), before[name], err_msg=name)
+    # The empty slot raised; game 0's own saved game still loads.
+    state = env.load(snapshots, [1, -1])
+    assert state._step_count.tolist() == [0, 1]
