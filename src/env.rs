@@ -7,8 +7,9 @@
 //! [`Env`] keeps the games' state and pgx's arrays, each with a leading
 //! batch axis; [`EnvGame`] is what a game adds to its [`Game`]: the action
 //! encoding, the observation planes and the end of a game, in the game's
-//! own folder. Chess follows pgx's `chess` ([`crate::chess::env`]), Go its
-//! `go_9x9` and `go_19x19` ([`crate::go::env`]); the rules come from the
+//! own folder. Chess follows pgx's `chess` ([`crate::chess::env`]), Shogi
+//! its `shogi` with the repetition rule added ([`crate::shogi::env`]), Go
+//! its `go_9x9` and `go_19x19` ([`crate::go::env`]); the rules come from the
 //! crate's own move generators, which perft checks against published
 //! counts and peers.
 //!

@@ -295,3 +295,106 @@ fn play_each(env: &mut Env<Chess>, moves: &[&str]) {
         env.step(&chosen).unwrap();
     }
 }
+
+// Shogi, as pgx's shogi, with sennichite.
+
+use gpu_movegen::shogi::env::{Repetition, ShogiState, action_of as shogi_action_of};
+use gpu_movegen::shogi::{Position as ShogiPosition, ShogiGame};
+
+/// A one-game Shogi batch from `sfen`.
+fn shogi_from(sfen: &str) -> Env<ShogiGame> {
+    let mut env = Env::<ShogiGame>::new(1, 0);
+    env.set_state(0, ShogiState::from_position(ShogiPosition::from_sfen(sfen).unwrap()));
+    env
+}
+
+/// Plays `moves` (USI) in a one-game Shogi batch.
+fn play_shogi(env: &mut Env<ShogiGame>, moves: &[&str]) {
+    for usi in moves {
+        let position = env.state(0).position();
+        let mv = position.parse_usi_move(usi).unwrap_or_else(|error| panic!("{usi}: {error}"));
+        let chosen = shogi_action_of(mv, position.side_to_move()) as u32;
+        assert!(env.legal_actions(0).contains(&chosen), "{usi} is not in the mask");
+        env.step(&[chosen]).unwrap();
+    }
+}
+
+/// Rewards of game 0 by colour (Black, White).
+fn shogi_rewards_by_colour(env: &Env<ShogiGame>) -> [f32; 2] {
+    let players = env.players(0);
+    [env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]]
+}
+
+#[test]
+fn shogi_s_fourth_repetition_is_a_draw_and_the_third_is_not() {
+    let mut env = Env::<ShogiGame>::new(1, 2);
+    let shuffle = ["5i4h", "5a4b", "4h5i", "4b5a"];
+    for _ in 0..2 {
+        play_shogi(&mut env, &shuffle);
+    }
+    assert!(!env.terminated()[0], "the start seen three times");
+    play_shogi(&mut env, &shuffle[..3]);
+    assert!(!env.terminated()[0]);
+    play_shogi(&mut env, &shuffle[3..]);
+    assert!(env.terminated()[0], "the start seen a fourth time");
+    assert_eq!(env.state(0).repetition(), Some(Repetition::Draw));
+    assert_eq!(env.rewards(), [0.0, 0.0]);
+}
+
+#[test]
+fn shogi_s_perpetual_check_loses_for_the_side_giving_it() {
+    // Black's rook checks the white king from file 1, then file 2, and back.
+    let mut env = shogi_from("8k/9/9/9/9/9/9/9/K6R1 b - 1");
+    let cycle = ["2i1i", "1a2a", "1i2i", "2a1a"];
+    for _ in 0..2 {
+        play_shogi(&mut env, &cycle);
+    }
+    play_shogi(&mut env, &cycle[..3]);
+    assert!(!env.terminated()[0]);
+    play_shogi(&mut env, &cycle[3..]);
+    assert!(env.terminated()[0]);
+    assert_eq!(env.state(0).repetition(), Some(Repetition::PerpetualCheck(gpu_movegen::shogi::Color::Black)));
+    assert_eq!(shogi_rewards_by_colour(&env), [-1.0, 1.0]);
+}
+
+#[test]
+fn a_pawn_drop_that_mates_is_not_in_shogi_s_mask_but_checkmate_ends_the_game() {
+    // A pawn on 1b would mate: the gold guards it and 2b, the knight 2a.
+    let mut env = shogi_from("8k/9/6NG1/9/9/9/9/9/K8 b GP 1");
+    let position = *env.state(0).position();
+    let drop = |square: &str| {
+        let mv = gpu_movegen::shogi::Move {
+            from: None,
+            to: gpu_movegen::shogi::board::parse_square(square).unwrap(),
+            piece: gpu_movegen::shogi::Piece::Pawn,
+            promote: false,
+        };
+        shogi_action_of(mv, position.side_to_move()) as u32
+    };
+    let legal = env.legal_actions(0);
+    assert!(!legal.contains(&drop("1b")), "uchifuzume");
+    assert!(legal.contains(&drop("1c")));
+    // A gold dropped on 1b, guarded by the other, mates: it covers 2a and 2b.
+    play_shogi(&mut env, &["G*1b"]);
+    assert!(env.terminated()[0]);
+    assert_eq!(shogi_rewards_by_colour(&env), [1.0, -1.0]);
+    assert!(env.legal_action_mask().iter().all(|&legal| legal));
+}
+
+#[test]
+fn shogi_games_end_drawn_at_512_steps() {
+    let mut env = Env::<ShogiGame>::new(4, 9);
+    let mut steps = 0;
+    while !env.terminated().iter().all(|&over| over) {
+        // The first legal action of each game: reproducible, and it does not repeat.
+        let actions: Vec<u32> = (0..4).map(|game| env.legal_actions(game)[0]).collect();
+        env.step(&actions).unwrap();
+        steps += 1;
+        assert!(steps <= 512);
+    }
+    for game in 0..4 {
+        let state = env.state(game);
+        let ended_by_rule = state.repetition().is_some() || env.rewards()[2 * game..2 * game + 2] != [0.0, 0.0];
+        assert!(ended_by_rule || state.steps() == 512, "game {game} ended at step {}", state.steps());
+    }
+}

@@ -27,7 +27,7 @@ import numpy
 
 import gpu_movegen.env
 
-GAMES = ("chess", "go_9x9", "go_19x19")
+GAMES = ("chess", "shogi", "go_9x9", "go_19x19")
 
 
 class Tree:
@@ -212,7 +212,7 @@ def play(env_id, batch, simulations, moves, rollout_steps, exploration, seed):
 
 def main(arguments=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", choices=GAMES + ("all",), default="all", help="the game (default: all three)")
+    parser.add_argument("--env", choices=GAMES + ("all",), default="all", help="the game (default: all four)")
     parser.add_argument("--batch", type=int, default=64, help="games searched side by side (default 64)")
     parser.add_argument("--simulations", type=int, default=32, help="simulations a move (default 32)")
     parser.add_argument("--moves", type=int, default=20, help="moves a game, at most (default 20)")

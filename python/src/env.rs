@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use gpu_movegen::chess::Chess;
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
+use gpu_movegen::shogi::ShogiGame;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -27,7 +28,7 @@ const MAX_BATCH: usize = 1 << 16;
 const MAX_SNAPSHOTS: usize = 1 << 22;
 
 /// The environments `make` knows, by pgx's id.
-const IDS: &[&str] = &["chess", "go_9x9", "go_19x19"];
+const IDS: &[&str] = &["chess", "shogi", "go_9x9", "go_19x19"];
 
 /// A batch of games, whatever the game: what `Env` asks of it.
 trait Batch: Send + Sync {
@@ -404,8 +405,8 @@ where
     Box::new(py.detach(|| Games::<G>::new(batch_size, seed)))
 }
 
-/// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "go_9x9",
-/// "go_19x19"), at their start, the players' colours drawn from `seed`.
+/// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
+/// "go_9x9", "go_19x19"), at their start, the players' colours drawn from `seed`.
 /// `backend` is where the games run: this version steps them on the CPU
 /// ("cpu", or "auto"). `auto_reset` replaces a game that ends by a new one
 /// at once, as pgx's `auto_reset` wrapper does.
@@ -433,6 +434,7 @@ pub fn make(
     }
     let mut games = match env_id {
         "chess" => open::<Chess>(py, batch_size, seed),
+        "shogi" => open::<ShogiGame>(py, batch_size, seed),
         "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),
         "go_19x19" => open::<GoEnv<19>>(py, batch_size, seed),
         other => {

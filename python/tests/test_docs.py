@@ -56,11 +56,11 @@ def run_mcts(*arguments):
     )
 
 
-def test_the_mcts_example_searches_all_three_games():
+def test_the_mcts_example_searches_every_game():
     result = run_mcts("--batch", "4", "--simulations", "8", "--moves", "3", "--rollout-steps", "2")
     assert result.returncode == 0, result.stdout + result.stderr
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
-    assert sorted(rows) == ["chess", "go_19x19", "go_9x9"]
+    assert sorted(rows) == ["chess", "go_19x19", "go_9x9", "shogi"]
     for game, row in rows.items():
         games, finished, moves, search_steps = map(int, row[1:5])
         assert games == 4 and moves == 12, (game, row)

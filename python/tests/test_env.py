@@ -41,6 +41,19 @@ def test_the_state_has_pgx_s_fields_shapes_and_dtypes():
     assert not state.terminated.any()
 
 
+def test_shogi_has_pgx_s_shapes_and_a_boolean_observation():
+    env = gpu_movegen.env.make("shogi", batch_size=2, seed=3)
+    state = env.state
+    assert (env.id, env.num_actions, env.observation_shape) == ("shogi", 2187, (9, 9, 119))
+    assert state.observation.shape == (2, 9, 9, 119) and state.observation.dtype == numpy.bool_
+    assert (state.legal_action_mask.sum(axis=1) == 30).all()
+    # The mover's pawns on its third rank from the bottom (row 6), the opponent's on row 2.
+    assert state.observation[:, 6, :, 0].all() and state.observation[:, 2, :, 31].all()
+    assert not state.observation[..., 62:].any(), "empty hands, no check"
+    state = env.step(first_legal(state))
+    assert state._step_count.tolist() == [1, 1] and not state.terminated.any()
+
+
 @pytest.mark.parametrize(("env_id", "size"), [("go_9x9", 9), ("go_19x19", 19)])
 def test_go_has_pgx_s_shapes_and_a_boolean_observation(env_id, size):
     env = gpu_movegen.env.make(env_id, batch_size=2)
@@ -122,7 +135,7 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, go_9x9, go_19x19, not "checkers"'),
+        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, shogi, go_9x9, go_19x19, not "checkers"'),
         ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
         ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),

@@ -6,6 +6,7 @@
 //! through the shared engine.
 
 pub mod board;
+pub mod env;
 mod fast_perft;
 #[cfg(feature = "gpu")]
 pub mod gpu;
