@@ -398,3 +398,19 @@ fn shogi_games_end_drawn_at_512_steps() {
         assert!(ended_by_rule || state.steps() == 512, "game {game} ended at step {}", state.steps());
     }
 }
+
+#[test]
+fn go_boards_between_pgx_s_two_have_ids_of_their_own() {
+    use gpu_movegen::env::EnvGame;
+    assert_eq!(<GoEnv<9> as EnvGame>::ID, "go_9x9");
+    assert_eq!(<GoEnv<13> as EnvGame>::ID, "go_13x13");
+    assert_eq!(<GoEnv<19> as EnvGame>::ID, "go_19x19");
+    // A 13x13 batch plays and scores like the others: two passes, white by komi.
+    let mut env = Env::<GoEnv<13>>::new(1, 0);
+    assert_eq!(env.legal_action_mask().len(), 13 * 13 + 1);
+    env.step(&[169u32]).unwrap();
+    env.step(&[169u32]).unwrap();
+    assert!(env.terminated()[0]);
+    let players = env.players(0);
+    assert_eq!([env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]], [-1.0, 1.0]);
+}

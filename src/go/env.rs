@@ -26,7 +26,8 @@ const HISTORY: usize = 8;
 /// pgx's komi.
 pub const KOMI: f32 = 7.5;
 
-/// pgx's Go environment on a board of `SIZE` (9 or 19 in pgx).
+/// pgx's Go environment on a board of `SIZE`, 9 to 19 (pgx has 9 and 19; a
+/// size outside them fails to compile where the environment's id is used).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GoEnv<const SIZE: usize>;
 
@@ -87,7 +88,21 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
     type Rules = GoGame;
     type State = GoState;
     type Cell = bool;
-    const ID: &'static str = if SIZE == 9 { "go_9x9" } else { "go_19x19" };
+    // pgx has 9x9 and 19x19; the sizes between take the same form of id.
+    const ID: &'static str = match SIZE {
+        9 => "go_9x9",
+        10 => "go_10x10",
+        11 => "go_11x11",
+        12 => "go_12x12",
+        13 => "go_13x13",
+        14 => "go_14x14",
+        15 => "go_15x15",
+        16 => "go_16x16",
+        17 => "go_17x17",
+        18 => "go_18x18",
+        19 => "go_19x19",
+        _ => panic!("the Go environments are 9x9 to 19x19"),
+    };
     const ACTIONS: usize = SIZE * SIZE + 1;
     const OBSERVATION_SHAPE: [usize; 3] = [SIZE, SIZE, 2 * HISTORY + 1];
 
