@@ -31,6 +31,9 @@
 //!   arose gave check, in which case that side loses (perpetual check).
 //!   python/tests/test_env_pgx.py checks each such ending against pgx's
 //!   own boards before it stops comparing that game.
+//! - **Where pgx is wrong:** it allows some pawn drops that mate (seemingly
+//!   when the mated king stands on an edge of the board); here they are not
+//!   legal, as the rules say. The same test names each such game.
 
 use crate::env::{EnvGame, Outcome};
 use crate::game::Game;
