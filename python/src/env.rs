@@ -153,7 +153,7 @@ pub struct State {
     #[pyo3(get)]
     current_player: Py<PyArray1<i32>>,
     /// Each game's observation for the player to move: (batch, *observation_shape),
-    /// float32 for chess, bool for Go, as in pgx.
+    /// float32 for chess, bool for Shogi and Go, as in pgx.
     #[pyo3(get)]
     observation: Py<PyAny>,
     /// Each player's reward for the last step: float32, (batch, 2).

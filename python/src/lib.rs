@@ -1,7 +1,9 @@
 //! The Python package `gpu_movegen`: GPU perft and batched legal move
 //! generation for chess, Shogi and Go, over the Rust library.
 //!
-//! The module holds no Python code: `perft` and `info` are functions,
+//! This is the compiled module `gpu_movegen._native`; the package's one
+//! Python file re-exports it (package/gpu_movegen: that layout lets each
+//! module ship its own typing stub). `perft` and `info` are functions,
 //! `Generator` a class, and every failure an exception with the command
 //! line's message (`ValueError` for the caller's input, `GpuError` for the
 //! device). Work runs on a worker thread with the GIL released; the calling
@@ -38,7 +40,7 @@ pyo3::create_exception!(
 /// `Generator` opens a device once and generates the legal moves of batches
 /// of positions; `info` says what the machine offers.
 #[pymodule]
-#[pyo3(name = "gpu_movegen")]
+#[pyo3(name = "_native")]
 fn gpu_movegen_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

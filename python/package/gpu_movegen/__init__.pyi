@@ -5,20 +5,20 @@
 positions; `info` says what the machine offers. docs/python.md is the guide.
 """
 
-from typing import Callable, Literal, Optional, Sequence, TypedDict, Union, overload
-
-import types
+from typing import Callable, Literal, Optional, Sequence, TypedDict, Union, final, overload
 
 import numpy
 import numpy.typing
 
 __version__: str
+__all__ = ["Generator", "GpuError", "MismatchError", "__version__", "close", "env", "info", "perft", "set_gpu_timeout"]
 
 # Batched game environments with pgx's state (docs/python.md, "Environments").
-env: types.ModuleType
+from . import env as env
 
-Game = Literal["chess", "shogi", "go"]
-Backend = Literal["auto", "gpu", "cpu"]
+# Names for type checkers only (not in the compiled module).
+_Game = Literal["chess", "shogi", "go"]
+_Backend = Literal["auto", "gpu", "cpu"]
 
 class GpuError(RuntimeError):
     """A GPU or driver failure: no adapter, a refused driver, a failed
@@ -28,7 +28,7 @@ class MismatchError(GpuError):
     """The GPU's count differed from the CPU's on a subtree the cross-check
     recounted: the GPU's total is not returned."""
 
-class Info(TypedDict):
+class _Info(TypedDict):
     version: str
     adapters: list[str]
     adapter: Optional[str]
@@ -46,8 +46,8 @@ def perft(
     position: Optional[str],
     depth: int,
     *,
-    game: Game = "chess",
-    backend: Backend = "auto",
+    game: _Game = "chess",
+    backend: _Backend = "auto",
     divide: Literal[False] = False,
     hash_mib: Optional[int] = None,
     chess960: bool = False,
@@ -61,8 +61,8 @@ def perft(
     position: Optional[str],
     depth: int,
     *,
-    game: Game = "chess",
-    backend: Backend = "auto",
+    game: _Game = "chess",
+    backend: _Backend = "auto",
     divide: Literal[True],
     hash_mib: Optional[int] = None,
     chess960: bool = False,
@@ -71,12 +71,13 @@ def perft(
     threads: Optional[int] = None,
     progress: Optional[Callable[[int], object]] = None,
 ) -> dict[str, int]: ...
+@overload
 def perft(
     position: Optional[str],
     depth: int,
     *,
-    game: Game = "chess",
-    backend: Backend = "auto",
+    game: _Game = "chess",
+    backend: _Backend = "auto",
     divide: bool = False,
     hash_mib: Optional[int] = None,
     chess960: bool = False,
@@ -99,7 +100,7 @@ def perft(
     KeyboardInterrupt on Ctrl-C (the count stops; the device stays usable).
     """
 
-def info() -> Info:
+def info() -> _Info:
     """The adapters, the one a GPU call opens, its self-test verdict, and
     where backend="auto" counts and why."""
 
@@ -110,6 +111,7 @@ def set_gpu_timeout(seconds: Optional[float]) -> None:
 def close() -> None:
     """Releases the shared GPU device; the next GPU call opens it again."""
 
+@final
 class Generator:
     """Legal moves of batches of positions, on a device opened once.
 
@@ -117,14 +119,14 @@ class Generator:
     first time on a driver); each call sends a whole batch in one dispatch.
     """
 
-    def __init__(
-        self,
-        game: Game = "chess",
-        backend: Backend = "gpu",
+    def __new__(
+        cls,
+        game: _Game = "chess",
+        backend: _Backend = "gpu",
         *,
         size: int = 9,
         threads: Optional[int] = None,
-    ) -> None: ...
+    ) -> "Generator": ...
     @property
     def backend(self) -> Literal["gpu", "cpu"]:
         """Where the moves are generated."""
@@ -132,7 +134,7 @@ class Generator:
     def adapter(self) -> Optional[str]:
         """The GPU adapter, or None on the CPU."""
     @property
-    def game(self) -> Game:
+    def game(self) -> _Game:
         """The game this generator serves."""
     def legal_moves(self, positions: Sequence[str], *, chess960: bool = False) -> list[list[str]]:
         """The legal moves of each position: UCI, USI or GTP vertices."""
