@@ -17,6 +17,7 @@ prior and rollouts for a network's policy and value.
 
 prints, for each game, the games finished, the moves played, the
 environment steps the search took and the steps, moves and games a second.
+Ctrl-C stops it with exit code 130, the rows already printed standing.
 """
 
 import argparse
@@ -230,23 +231,31 @@ def main(arguments=None):
             parser.error(f"--{name}: expected a positive number, not {getattr(options, name)}")
     if options.rollout_steps < 0:
         parser.error(f"--rollout-steps: expected 0 or more, not {options.rollout_steps}")
-    print(f"{'env':<10} {'games':>6} {'finished':>8} {'moves':>7} {'search steps':>12} {'steps/s':>10} {'moves/s':>9} {'games/s':>8}")
+    header = f"{'env':<10} {'games':>6} {'finished':>8} {'moves':>7} {'search steps':>12} {'steps/s':>10} "
+    # Flushed, so that a pipe shows each game's row as it comes.
+    print(header + f"{'moves/s':>9} {'games/s':>8}", flush=True)
     for env_id in GAMES if options.env == "all" else (options.env,):
-        result = play(
-            env_id,
-            options.batch,
-            options.simulations,
-            options.moves,
-            options.rollout_steps,
-            options.exploration,
-            options.seed,
-        )
+        try:
+            result = play(
+                env_id,
+                options.batch,
+                options.simulations,
+                options.moves,
+                options.rollout_steps,
+                options.exploration,
+                options.seed,
+            )
+        except KeyboardInterrupt:
+            # The rows printed so far stand; the search that was cut short has none.
+            print(f"mcts_selfplay: stopped (Ctrl-C) during {env_id}", file=sys.stderr)
+            return 130
         seconds = result["seconds"]
         steps = result["search steps"] + result["moves"]
         print(
             f"{env_id:<10} {result['games']:>6} {result['finished']:>8} {result['moves']:>7} "
             f"{result['search steps']:>12} {steps / seconds:>10.0f} {result['moves'] / seconds:>9.1f} "
-            f"{result['finished'] / seconds:>8.2f}"
+            f"{result['finished'] / seconds:>8.2f}",
+            flush=True,
         )
     return 0
 

@@ -2,8 +2,10 @@
 
 import pathlib
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -74,6 +76,22 @@ def test_the_mcts_example_plays_9x9_games_to_their_end():
     assert result.returncode == 0, result.stdout + result.stderr
     games, finished = map(int, result.stdout.splitlines()[1].split()[1:3])
     assert games == finished == 4
+
+
+def test_ctrl_c_stops_the_mcts_example_with_exit_code_130_and_no_traceback():
+    process = subprocess.Popen(
+        [sys.executable, str(MCTS), "--env", "go_19x19", "--batch", "256", "--moves", "400"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # The header is printed once the module is imported and the search begun.
+    assert process.stdout.readline().startswith("env")
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    output, errors = process.communicate(timeout=60)
+    assert process.returncode == 130, output + errors
+    assert "stopped (Ctrl-C) during go_19x19" in errors and "Traceback" not in errors, errors
 
 
 def test_the_mcts_example_refuses_a_bad_argument():

@@ -1,6 +1,10 @@
 """gpu_movegen.env on its own: shapes and dtypes as pgx has them, arrays
-reused from step to step, DLPack, seeded resets, and clear errors that
-leave every game as it was. test_env_pgx.py plays it against pgx."""
+reused from step to step, DLPack, seeded resets, clear errors that
+leave every game as it was, and Ctrl-C that loses no step. test_env_pgx.py plays it against pgx."""
+
+import signal
+import threading
+import time
 
 import numpy
 import pytest
@@ -236,3 +240,35 @@ def test_bad_slots_are_refused_before_any_game_changes():
     # The empty slot raised; game 0's own saved game still loads.
     state = env.load(snapshots, [1, -1])
     assert state._step_count.tolist() == [0, 1]
+
+
+def random_legal(state, rng):
+    """A random legal action for each game."""
+    noise = rng.random(state.legal_action_mask.shape)
+    return numpy.argmax(numpy.where(state.legal_action_mask, noise, -1.0), axis=1)
+
+
+def test_ctrl_c_in_a_long_run_of_steps_leaves_every_game_whole():
+    # The step runs with the GIL released, so the interrupt lands once it
+    # returns: the environment holds every step it was given but perhaps
+    # the one whose call it cut short, and plays on.
+    env = gpu_movegen.env.make("go_19x19", batch_size=2048, seed=3)
+    rng = numpy.random.default_rng(3)
+    given = []
+    timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        while time.monotonic() - started < 60:
+            given.append(random_legal(env.state, rng))
+            env.step(given[-1])
+    timer.join()
+    steps = int(env.state._step_count.max())
+    assert steps >= 1 and steps in (len(given) - 1, len(given)), (steps, len(given))
+    replay = gpu_movegen.env.make("go_19x19", batch_size=2048, seed=3)
+    for actions in given[:steps]:
+        replay.step(actions)
+    for field in FIELDS:
+        numpy.testing.assert_array_equal(getattr(env.state, field), getattr(replay.state, field), err_msg=field)
+    actions = random_legal(env.state, rng)
+    numpy.testing.assert_array_equal(env.step(actions).observation, replay.step(actions).observation)
