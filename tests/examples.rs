@@ -107,3 +107,42 @@ fn export_wgsl_writes_every_module_and_the_tables() {
     }
     std::fs::remove_dir_all(folder).expect("the folder is removed");
 }
+
+/// The rows of mcts_selfplay's table, by game: games, finished, moves,
+/// search steps.
+fn mcts_rows(arguments: &[&str]) -> Vec<(String, [u64; 4])> {
+    let text = run("mcts_selfplay", arguments);
+    let mut lines = text.lines();
+    assert!(lines.next().is_some_and(|header| header.starts_with("env")), "{text}");
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let number = |index: usize| fields[index].parse::<u64>().unwrap_or_else(|_| panic!("{line}"));
+            (fields[0].to_owned(), [number(1), number(2), number(3), number(4)])
+        })
+        .collect()
+}
+
+/// The Rust tree search example searches every game: each of its four
+/// games moves three times, each move after eight simulations (a step
+/// each) and two rollout steps from each new node.
+#[test]
+fn mcts_selfplay_searches_every_game() {
+    let rows = mcts_rows(&["--batch", "4", "--simulations", "8", "--moves", "3", "--rollout-steps", "2"]);
+    let games: Vec<&str> = rows.iter().map(|(game, _)| game.as_str()).collect();
+    assert_eq!(games, ["chess", "shogi", "go_9x9", "go_19x19"]);
+    for (game, [games, _, moves, search_steps]) in &rows {
+        assert_eq!((*games, *moves), (4, 12), "{game}");
+        assert!((8 * moves..=3 * 8 * moves).contains(search_steps), "{game}: {search_steps} search steps");
+    }
+}
+
+/// 9×9 games end within 2·81 steps, so 200 moves play every game to its end.
+#[test]
+fn mcts_selfplay_plays_9x9_games_to_their_end() {
+    let rows = mcts_rows(&["--env", "go_9x9", "--batch", "4", "--simulations", "4", "--moves", "200"]);
+    assert_eq!(rows.len(), 1);
+    let [games, finished, moves, _] = rows[0].1;
+    assert_eq!((games, finished), (4, 4));
+    assert!(moves <= 4 * 162, "{moves} moves");
+}

@@ -1,0 +1,291 @@
+//! Batched Monte-Carlo tree search self-play on the library's environments
+//! (`gpu_movegen::env::Env`): the Rust twin of
+//! examples/python/mcts_selfplay.py.
+//!
+//! Every game of a batch searches its own tree, and every simulation steps
+//! all the trees together: each game walks down its tree by PUCT with a
+//! uniform prior to a node with an action not yet tried, the environment
+//! restores every game's node (`Env::restore`), plays the chosen actions in
+//! one batched step (`Env::step`) and saves the new nodes
+//! (`Env::snapshot`); with `--rollout-steps`, random legal actions from the
+//! new nodes value them. Values, one per player, go back up the paths.
+//! After `--simulations` simulations each game plays its most visited
+//! action, whose node becomes the new root.
+//!
+//! ```text
+//! cargo run --release --example mcts_selfplay -- --env chess --batch 64 --simulations 32 --moves 20
+//! ```
+//!
+//! prints, for each game, the games finished, the moves played, the
+//! environment steps the searches took, and steps, moves and finished games
+//! a second.
+
+use std::time::Instant;
+
+use clap::{Parser, ValueEnum};
+use gpu_movegen::chess::Chess;
+use gpu_movegen::env::{Env, EnvGame, Snapshot};
+use gpu_movegen::go::env::GoEnv;
+use gpu_movegen::shogi::ShogiGame;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The games, by pgx's ids.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Game {
+    Chess,
+    Shogi,
+    #[value(name = "go_9x9")]
+    Go9x9,
+    #[value(name = "go_19x19")]
+    Go19x19,
+}
+
+#[derive(Parser)]
+struct Arguments {
+    /// The game (default: all four, one after the other).
+    #[arg(long, value_enum)]
+    env: Option<Game>,
+    /// Games searched side by side.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    batch: u32,
+    /// Simulations a move.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    simulations: u32,
+    /// Moves a game, at most.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    moves: u32,
+    /// Random steps from each new node to value it; 0 values it by its reward alone.
+    #[arg(long, default_value_t = 0)]
+    rollout_steps: u32,
+    /// PUCT's exploration constant.
+    #[arg(long, default_value_t = 1.25)]
+    exploration: f32,
+    /// Seed of the players' colours and of the random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// A node of one game's tree: the game saved there and its statistics.
+struct Node<G: EnvGame> {
+    snapshot: Snapshot<G>,
+    /// Each player's reward for the step into this node.
+    reward: [f32; 2],
+    terminal: bool,
+    /// The player (0 or 1) to move here.
+    mover: usize,
+    /// Every legal action here, and those not yet tried.
+    legal: Vec<u32>,
+    untried: Vec<u32>,
+    /// The children tried so far: (action, node).
+    children: Vec<(u32, usize)>,
+    visits: u32,
+    /// Each player's value, summed over the visits.
+    value: [f32; 2],
+}
+
+/// What one simulation does in one game.
+#[derive(Clone, Copy)]
+enum Leaf {
+    /// Plays `action` from node `node`.
+    Expand { node: usize, action: u32 },
+    /// Stops at a node whose game is over: its reward is the value.
+    Terminal { node: usize },
+}
+
+/// Game `game` of `env` as a new node.
+fn node_of<G: EnvGame>(env: &Env<G>, game: usize) -> Node<G> {
+    let terminal = env.terminated()[game];
+    let legal = if terminal { Vec::new() } else { env.legal_actions(game) };
+    Node {
+        snapshot: env.snapshot(game),
+        reward: [env.rewards()[2 * game], env.rewards()[2 * game + 1]],
+        terminal,
+        mover: env.current_player()[game] as usize,
+        untried: legal.clone(),
+        legal,
+        children: Vec::new(),
+        visits: 0,
+        value: [0.0; 2],
+    }
+}
+
+/// The child of `node` with the best PUCT score for the player to move
+/// there (a uniform prior over its legal actions).
+fn select<G: EnvGame>(tree: &[Node<G>], node: usize, exploration: f32) -> usize {
+    let parent = &tree[node];
+    let prior = 1.0 / parent.legal.len() as f32;
+    let explore = exploration * prior * (parent.visits as f32).sqrt();
+    let score = |child: usize| {
+        let child = &tree[child];
+        child.value[parent.mover] / child.visits as f32 + explore / (1.0 + child.visits as f32)
+    };
+    let mut children = parent.children.iter().map(|&(_, child)| child);
+    let first = children.next().expect("a node without untried actions has children");
+    children.fold(first, |best, child| if score(child) > score(best) { child } else { best })
+}
+
+/// Steps every game of `env` that is not over by a random legal action,
+/// `steps` times, and adds each player's rewards to `values`; returns the
+/// game steps taken.
+fn rollouts<G: EnvGame>(env: &mut Env<G>, steps: u32, values: &mut [[f32; 2]], random: &mut ChaCha8Rng) -> u64 {
+    let mut taken = 0;
+    for _ in 0..steps {
+        let running: Vec<bool> = env.terminated().iter().map(|over| !over).collect();
+        if !running.contains(&true) {
+            break;
+        }
+        let actions: Vec<u32> = (0..env.batch_size())
+            .map(|game| if running[game] { *env.legal_actions(game).choose(random).unwrap() } else { 0 })
+            .collect();
+        env.step(&actions).expect("legal actions, one a game");
+        for (game, value) in values.iter_mut().enumerate().filter(|&(game, _)| running[game]) {
+            value[0] += env.rewards()[2 * game];
+            value[1] += env.rewards()[2 * game + 1];
+            taken += 1;
+        }
+    }
+    taken
+}
+
+/// What one game's batch of searches did.
+struct Played {
+    games: usize,
+    finished: usize,
+    moves: u64,
+    search_steps: u64,
+    seconds: f64,
+}
+
+/// Plays `arguments.batch` games of `G` by tree search, `arguments.moves`
+/// moves at most each.
+fn play<G: EnvGame>(arguments: &Arguments) -> Played {
+    let started = Instant::now();
+    let batch = arguments.batch as usize;
+    let mut env = Env::<G>::new(batch, arguments.seed);
+    let mut random = ChaCha8Rng::seed_from_u64(arguments.seed);
+    let mut roots: Vec<Node<G>> = (0..batch).map(|game| node_of(&env, game)).collect();
+    let (mut moves, mut search_steps) = (0, 0);
+    for _ in 0..arguments.moves {
+        if roots.iter().all(|root| root.terminal) {
+            break;
+        }
+        let mut trees: Vec<Vec<Node<G>>> = roots.into_iter().map(|root| vec![root]).collect();
+        for _ in 0..arguments.simulations {
+            // Down each tree to the leaf this simulation grows.
+            let mut paths = Vec::with_capacity(batch);
+            let mut leaves = Vec::with_capacity(batch);
+            for tree in &mut trees {
+                let (mut node, mut path) = (0, vec![0]);
+                let leaf = loop {
+                    if tree[node].terminal {
+                        break Leaf::Terminal { node };
+                    }
+                    let untried = &mut tree[node].untried;
+                    if !untried.is_empty() {
+                        let action = untried.swap_remove(random.random_range(0..untried.len()));
+                        break Leaf::Expand { node, action };
+                    }
+                    node = select(tree, node, arguments.exploration);
+                    path.push(node);
+                };
+                paths.push(path);
+                leaves.push(leaf);
+            }
+            // Every game at its leaf, and one step for all: a game over
+            // stays as it is, whatever its action.
+            let saved: Vec<Option<&Snapshot<G>>> = leaves
+                .iter()
+                .zip(&trees)
+                .map(|(leaf, tree)| match *leaf {
+                    Leaf::Expand { node, .. } | Leaf::Terminal { node } => Some(&tree[node].snapshot),
+                })
+                .collect();
+            env.restore(&saved).expect("one saved game a game");
+            let actions: Vec<u32> = leaves
+                .iter()
+                .map(|leaf| match *leaf {
+                    Leaf::Expand { action, .. } => action,
+                    Leaf::Terminal { .. } => 0,
+                })
+                .collect();
+            env.step(&actions).expect("legal actions, one a game");
+            let mut values = vec![[0.0f32; 2]; batch];
+            for (game, leaf) in leaves.iter().enumerate() {
+                match *leaf {
+                    Leaf::Expand { node, action } => {
+                        search_steps += 1;
+                        let child = node_of(&env, game);
+                        values[game] = child.reward;
+                        let tree = &mut trees[game];
+                        tree.push(child);
+                        let index = tree.len() - 1;
+                        tree[node].children.push((action, index));
+                        paths[game].push(index);
+                    }
+                    Leaf::Terminal { node } => values[game] = trees[game][node].reward,
+                }
+            }
+            if arguments.rollout_steps > 0 {
+                search_steps += rollouts(&mut env, arguments.rollout_steps, &mut values, &mut random);
+            }
+            for ((tree, path), value) in trees.iter_mut().zip(&paths).zip(&values) {
+                for &node in path {
+                    tree[node].visits += 1;
+                    tree[node].value[0] += value[0];
+                    tree[node].value[1] += value[1];
+                }
+            }
+        }
+        // Each game plays its most visited action; that node is its new root.
+        roots = trees
+            .into_iter()
+            .map(|mut tree| {
+                if tree[0].terminal {
+                    return tree.swap_remove(0);
+                }
+                moves += 1;
+                let &(_, best) = tree[0].children.iter().max_by_key(|&&(_, child)| tree[child].visits).unwrap();
+                let mut root = tree.swap_remove(best);
+                (root.untried, root.children, root.visits, root.value) = (root.legal.clone(), Vec::new(), 0, [0.0; 2]);
+                root
+            })
+            .collect();
+    }
+    Played {
+        games: batch,
+        finished: roots.iter().filter(|root| root.terminal).count(),
+        moves,
+        search_steps,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn main() {
+    let arguments = Arguments::parse();
+    println!(
+        "{:<10} {:>6} {:>8} {:>7} {:>12} {:>10} {:>9} {:>8}",
+        "env", "games", "finished", "moves", "search steps", "steps/s", "moves/s", "games/s"
+    );
+    let games = arguments.env.map_or(vec![Game::Chess, Game::Shogi, Game::Go9x9, Game::Go19x19], |game| vec![game]);
+    for game in games {
+        let (id, played) = match game {
+            Game::Chess => (Chess::ID, play::<Chess>(&arguments)),
+            Game::Shogi => (ShogiGame::ID, play::<ShogiGame>(&arguments)),
+            Game::Go9x9 => (GoEnv::<9>::ID, play::<GoEnv<9>>(&arguments)),
+            Game::Go19x19 => (GoEnv::<19>::ID, play::<GoEnv<19>>(&arguments)),
+        };
+        let steps = (played.search_steps + played.moves) as f64;
+        println!(
+            "{id:<10} {:>6} {:>8} {:>7} {:>12} {:>10.0} {:>9.1} {:>8.2}",
+            played.games,
+            played.finished,
+            played.moves,
+            played.search_steps,
+            steps / played.seconds,
+            played.moves as f64 / played.seconds,
+            played.finished as f64 / played.seconds,
+        );
+    }
+}
