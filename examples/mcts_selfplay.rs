@@ -4,7 +4,8 @@
 //!
 //! Every game of a batch searches its own tree, and every simulation steps
 //! all the trees together: each game walks down its tree by PUCT with a
-//! uniform prior to a node with an action not yet tried, the environment
+//! uniform prior (an untried action valued at 0) to a node where an action
+//! not yet tried scores best, the environment
 //! restores every game's node (`Env::restore`), plays the chosen actions in
 //! one batched step (`Env::step`) and saves the new nodes
 //! (`Env::snapshot`); with `--rollout-steps`, random legal actions from the
@@ -111,19 +112,24 @@ fn node_of<G: EnvGame>(env: &Env<G>, game: usize) -> Node<G> {
     }
 }
 
+/// PUCT's exploration term at `node` for a child visited `visits` times
+/// (a uniform prior over its legal actions).
+fn reach<G: EnvGame>(node: &Node<G>, visits: u32, exploration: f32) -> f32 {
+    let prior = 1.0 / node.legal.len() as f32;
+    exploration * prior * (node.visits.max(1) as f32).sqrt() / (1.0 + visits as f32)
+}
+
 /// The child of `node` with the best PUCT score for the player to move
-/// there (a uniform prior over its legal actions).
-fn select<G: EnvGame>(tree: &[Node<G>], node: usize, exploration: f32) -> usize {
+/// there, and that score; none before the first child.
+fn best_child<G: EnvGame>(tree: &[Node<G>], node: usize, exploration: f32) -> Option<(usize, f32)> {
     let parent = &tree[node];
-    let prior = 1.0 / parent.legal.len() as f32;
-    let explore = exploration * prior * (parent.visits as f32).sqrt();
-    let score = |child: usize| {
-        let child = &tree[child];
-        child.value[parent.mover] / child.visits as f32 + explore / (1.0 + child.visits as f32)
-    };
-    let mut children = parent.children.iter().map(|&(_, child)| child);
-    let first = children.next().expect("a node without untried actions has children");
-    children.fold(first, |best, child| if score(child) > score(best) { child } else { best })
+    let score =
+        |child: &Node<G>| child.value[parent.mover] / child.visits as f32 + reach(parent, child.visits, exploration);
+    parent.children.iter().map(|&(_, child)| (child, score(&tree[child]))).fold(None, |best, (child, value)| match best
+    {
+        Some((_, best_value)) if best_value >= value => best,
+        _ => Some((child, value)),
+    })
 }
 
 /// Steps every game of `env` that is not over by a random legal action,
@@ -182,12 +188,17 @@ fn play<G: EnvGame>(arguments: &Arguments) -> Played {
                     if tree[node].terminal {
                         break Leaf::Terminal { node };
                     }
+                    // An untried action scores as a child never visited
+                    // (its value taken as 0); it is tried when that beats
+                    // every child.
+                    let best = best_child(tree, node, arguments.exploration);
+                    let untried_score = reach(&tree[node], 0, arguments.exploration);
                     let untried = &mut tree[node].untried;
-                    if !untried.is_empty() {
+                    if !untried.is_empty() && best.is_none_or(|(_, score)| untried_score >= score) {
                         let action = untried.swap_remove(random.random_range(0..untried.len()));
                         break Leaf::Expand { node, action };
                     }
-                    node = select(tree, node, arguments.exploration);
+                    node = best.expect("a node with no untried action has children").0;
                     path.push(node);
                 };
                 paths.push(path);
