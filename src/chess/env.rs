@@ -92,6 +92,43 @@ impl ChessState {
         let us = self.position.side_to_move();
         self.position.legal_moves().into_iter().find(|&mv| action_of(mv, us) == action)
     }
+
+    /// The move that `action` names, read from the action and the board
+    /// without generating moves: the caller knows it legal (it is in the
+    /// mask). A step used to generate the legal moves twice, once for the
+    /// mask and once to find the action's move.
+    fn legal_move_of(&self, action: usize) -> Move {
+        let us = self.position.side_to_move();
+        let (from, plane) = (action / 73, action % 73);
+        let real = |index: usize| {
+            let (file, rank) = ((index / 8) as u8, (index % 8) as u8);
+            Square::new(file, if us == Color::White { rank } else { 7 - rank })
+        };
+        let (from_file, from_rank) = ((from / 8) as i8, (from % 8) as i8);
+        let (to, promotion) = if plane < 9 {
+            let file_step = [0, 1, -1][plane % 3];
+            let piece = [Piece::Rook, Piece::Bishop, Piece::Knight][plane / 3];
+            (((from_file + file_step) * 8 + from_rank + 1) as usize, Some(piece))
+        } else {
+            let (rank_step, file_step) = STEPS[plane - 9];
+            (((from_file + file_step) * 8 + from_rank + rank_step) as usize, None)
+        };
+        let (from, to) = (real(from), real(to));
+        let kind = match self.position.piece_kind_on(from) {
+            // Castling is the king's two-square move, its `to` the rook's
+            // square: rare enough to find among the legal moves.
+            Some(Piece::King) if from.file().abs_diff(to.file()) == 2 => {
+                return self.move_of(action).expect("the action is legal");
+            }
+            Some(Piece::Pawn) if promotion.is_some() => MoveKind::Promotion(promotion.unwrap()),
+            Some(Piece::Pawn) if to.rank() == 0 || to.rank() == 7 => MoveKind::Promotion(Piece::Queen),
+            Some(Piece::Pawn) if from.file() != to.file() && self.position.piece_on(to).is_none() => {
+                MoveKind::EnPassant
+            }
+            _ => MoveKind::Normal,
+        };
+        Move::new(from, to, kind)
+    }
 }
 
 /// A square in the frame of `us` as pgx numbers it: file by file, black's
@@ -232,7 +269,8 @@ impl EnvGame for Chess {
     }
 
     fn play_action(state: &mut ChessState, action: usize) {
-        let mv = state.move_of(action).expect("the action is legal");
+        let mv = state.legal_move_of(action);
+        debug_assert_eq!(Some(mv), state.move_of(action), "action {action}");
         let passed = match mv.kind() {
             MoveKind::Normal
                 if state.position.piece_kind_on(mv.from()) == Some(Piece::Pawn)
@@ -340,6 +378,40 @@ mod tests {
         // Black's castling is the same label in its mirrored frame.
         let position = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").unwrap();
         assert_eq!(action_of(position.parse_uci_move("e8g8").unwrap(), Color::Black), 2367);
+    }
+
+    /// Reading a move from its action alone gives the move generation's
+    /// move, on every legal move of the positions of seeded random games
+    /// (castling, en passant and promotions included) and of positions
+    /// built for the rare moves.
+    #[test]
+    fn an_action_reads_as_the_legal_move_it_names() {
+        let mut positions = crate::chess::random_play::random_positions(&Position::start(), 400, 200, 7);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3",
+            "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
+        ] {
+            positions.push(Position::from_fen(fen).unwrap());
+        }
+        let mut kinds = [0usize; 4];
+        for position in positions {
+            let state = ChessState::from_position(position);
+            let us = position.side_to_move();
+            for mv in position.legal_moves() {
+                assert_eq!(state.legal_move_of(action_of(mv, us)), mv, "{}", position.to_fen());
+                kinds[match mv.kind() {
+                    MoveKind::Castling => 1,
+                    MoveKind::EnPassant => 2,
+                    MoveKind::Promotion(_) => 3,
+                    _ => 0,
+                }] += 1;
+            }
+        }
+        assert!(kinds.iter().all(|&count| count > 0), "moves of each kind: {kinds:?}");
     }
 
     #[test]
