@@ -98,6 +98,12 @@ pub struct Outcome {
 impl Outcome {
     /// A game still in progress.
     pub const ONGOING: Outcome = Outcome { terminated: false, rewards: [0.0; 2] };
+
+    /// The rewards of a game colour `loser` (0 or 1) lost: -1 for it, +1 for
+    /// the other.
+    pub const fn loss_rewards(loser: usize) -> [f32; 2] {
+        if loser == 0 { [-1.0, 1.0] } else { [1.0, -1.0] }
+    }
 }
 
 /// A step refused before any game changed.

@@ -7,7 +7,7 @@ use gpu_movegen::Position;
 use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::board::Color;
 use gpu_movegen::chess::env::{ACTIONS, ChessState, action_of};
-use gpu_movegen::env::{Env, EnvError};
+use gpu_movegen::env::{Env, EnvError, EnvGame};
 
 /// pgx's action of the UCI move `uci` in game `game` of `env`.
 fn action(env: &Env<Chess>, game: usize, uci: &str) -> u32 {
@@ -26,8 +26,9 @@ fn play(env: &mut Env<Chess>, moves: &[&str]) {
     }
 }
 
-/// Rewards of game 0 by colour (white, black).
-fn rewards_by_colour(env: &Env<Chess>) -> [f32; 2] {
+/// Rewards of game 0 by colour (the first mover's, then the other's: white
+/// and black in chess, Black and White in Shogi).
+fn rewards_by_colour<G: EnvGame>(env: &Env<G>) -> [f32; 2] {
     let players = env.players(0);
     [env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]]
 }
@@ -319,12 +320,6 @@ fn play_shogi(env: &mut Env<ShogiGame>, moves: &[&str]) {
     }
 }
 
-/// Rewards of game 0 by colour (Black, White).
-fn shogi_rewards_by_colour(env: &Env<ShogiGame>) -> [f32; 2] {
-    let players = env.players(0);
-    [env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]]
-}
-
 #[test]
 fn shogi_s_fourth_repetition_is_a_draw_and_the_third_is_not() {
     let mut env = Env::<ShogiGame>::new(1, 2);
@@ -354,7 +349,7 @@ fn shogi_s_perpetual_check_loses_for_the_side_giving_it() {
     play_shogi(&mut env, &cycle[3..]);
     assert!(env.terminated()[0]);
     assert_eq!(env.state(0).repetition(), Some(Repetition::PerpetualCheck(gpu_movegen::shogi::Color::Black)));
-    assert_eq!(shogi_rewards_by_colour(&env), [-1.0, 1.0]);
+    assert_eq!(rewards_by_colour(&env), [-1.0, 1.0]);
 }
 
 #[test]
@@ -377,7 +372,7 @@ fn a_pawn_drop_that_mates_is_not_in_shogi_s_mask_but_checkmate_ends_the_game() {
     // A gold dropped on 1b, guarded by the other, mates: it covers 2a and 2b.
     play_shogi(&mut env, &["G*1b"]);
     assert!(env.terminated()[0]);
-    assert_eq!(shogi_rewards_by_colour(&env), [1.0, -1.0]);
+    assert_eq!(rewards_by_colour(&env), [1.0, -1.0]);
     assert!(env.legal_action_mask().iter().all(|&legal| legal));
 }
 
@@ -401,7 +396,6 @@ fn shogi_games_end_drawn_at_512_steps() {
 
 #[test]
 fn go_boards_between_pgx_s_two_have_ids_of_their_own() {
-    use gpu_movegen::env::EnvGame;
     assert_eq!(<GoEnv<9> as EnvGame>::ID, "go_9x9");
     assert_eq!(<GoEnv<13> as EnvGame>::ID, "go_13x13");
     assert_eq!(<GoEnv<19> as EnvGame>::ID, "go_19x19");

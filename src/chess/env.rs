@@ -296,12 +296,7 @@ impl EnvGame for Chess {
             || insufficient_material(&state.position)
             || state.occurrences(0) >= 3
             || state.steps >= MAX_STEPS;
-        let mut rewards = [0.0; 2];
-        if checkmate {
-            let mated = state.position.side_to_move().index();
-            rewards[mated] = -1.0;
-            rewards[1 - mated] = 1.0;
-        }
+        let rewards = if checkmate { Outcome::loss_rewards(state.position.side_to_move().index()) } else { [0.0; 2] };
         Outcome { terminated, rewards }
     }
 

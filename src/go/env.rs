@@ -147,16 +147,14 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
         if !terminated {
             return Outcome::ONGOING;
         }
-        let to_move = state.position.to_move().index();
-        let rewards = if state.superko {
+        let loser = if state.superko {
             // The player who recreated the board (not the one to move) loses.
-            let mut rewards = [-1.0; 2];
-            rewards[to_move] = 1.0;
-            rewards
+            state.position.to_move().other().index()
         } else {
             let [black, white] = areas(&stones_of(&state.position), SIZE);
-            if black as f32 - KOMI > white as f32 { [1.0, -1.0] } else { [-1.0, 1.0] }
+            if black as f32 - KOMI > white as f32 { Color::White.index() } else { Color::Black.index() }
         };
+        let rewards = Outcome::loss_rewards(loser);
         Outcome { terminated, rewards }
     }
 

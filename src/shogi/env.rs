@@ -263,7 +263,6 @@ impl EnvGame for ShogiGame {
 
     fn outcome(state: &ShogiState, mask: &[bool]) -> Outcome {
         let to_move = state.position.side_to_move();
-        let mut rewards = [0.0; 2];
         let loser = if !mask.iter().any(|&legal| legal) {
             Some(to_move)
         } else {
@@ -272,10 +271,7 @@ impl EnvGame for ShogiGame {
                 _ => None,
             }
         };
-        if let Some(loser) = loser {
-            rewards[loser.index()] = -1.0;
-            rewards[(!loser).index()] = 1.0;
-        }
+        let rewards = loser.map_or([0.0; 2], |loser| Outcome::loss_rewards(loser.index()));
         let terminated = loser.is_some() || state.repetition.is_some() || state.steps() >= MAX_STEPS;
         Outcome { terminated, rewards }
     }
