@@ -1,7 +1,10 @@
-"""What the package's tests share: the repository's test data and known positions."""
+"""What the package's tests share: the repository's test data, known positions
+and random legal actions for the environments."""
 
 import pathlib
 import re
+
+import numpy
 
 # The repository's test data (copied there from the reference material, with its source line).
 DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -25,3 +28,11 @@ def suite(name, most_nodes):
                 cases.append((position.strip(), depth, nodes))
     assert cases, f"{name}: no counts up to {most_nodes}"
     return cases
+
+
+def random_legal_actions(mask, rng):
+    """A random legal action for each game of a batch's legal-action mask
+    (any action once a game is over, its mask all true)."""
+    running = numpy.cumsum(mask, axis=1)
+    chosen = (rng.random(len(mask)) * running[:, -1]).astype(numpy.int64)
+    return numpy.argmax(running > chosen[:, None], axis=1).astype(numpy.int32)

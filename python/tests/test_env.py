@@ -10,6 +10,7 @@ import numpy
 import pytest
 
 import gpu_movegen.env
+from common import random_legal_actions
 
 
 FIELDS = ("current_player", "observation", "rewards", "terminated", "truncated", "legal_action_mask", "_step_count")
@@ -242,12 +243,6 @@ def test_bad_slots_are_refused_before_any_game_changes():
     assert state._step_count.tolist() == [0, 1]
 
 
-def random_legal(state, rng):
-    """A random legal action for each game."""
-    noise = rng.random(state.legal_action_mask.shape)
-    return numpy.argmax(numpy.where(state.legal_action_mask, noise, -1.0), axis=1)
-
-
 def test_ctrl_c_in_a_long_run_of_steps_leaves_every_game_whole():
     # The step runs with the GIL released, so the interrupt lands once it
     # returns: the environment holds every step it was given but perhaps
@@ -260,7 +255,7 @@ def test_ctrl_c_in_a_long_run_of_steps_leaves_every_game_whole():
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         while time.monotonic() - started < 60:
-            given.append(random_legal(env.state, rng))
+            given.append(random_legal_actions(env.state.legal_action_mask, rng))
             env.step(given[-1])
     timer.join()
     steps = int(env.state._step_count.max())
@@ -270,5 +265,5 @@ def test_ctrl_c_in_a_long_run_of_steps_leaves_every_game_whole():
         replay.step(actions)
     for field in FIELDS:
         numpy.testing.assert_array_equal(getattr(env.state, field), getattr(replay.state, field), err_msg=field)
-    actions = random_legal(env.state, rng)
+    actions = random_legal_actions(env.state.legal_action_mask, rng)
     numpy.testing.assert_array_equal(env.step(actions).observation, replay.step(actions).observation)

@@ -18,6 +18,7 @@ import pgx
 import pytest
 
 import gpu_movegen.env
+from common import random_legal_actions
 
 # Games compared in CI; GPU_MOVEGEN_PGX_GAMES and the others raise them
 # (the issue's bar: 10,000 chess games, 2,000 of Shogi and of Go on each board).
@@ -75,10 +76,9 @@ def missed_pawn_drop_mate(step, theirs, our_mask, their_mask, game):
     """Where pgx is wrong: it misses some pawn drops that mate (uchifuzume,
     which the rules forbid), seemingly when the king stands on an edge of
     the board, where an off-board neighbour's index (-1) wraps round to the
-    far corner. If the
-    masks of `game` differ only by such a drop, it returns the action, after
-    checking on pgx's own board that the drop mates: pgx, given it, finds
-    no legal move for the other side."""
+    far corner. If the masks of `game` differ only by such a drop, it
+    returns the action, after checking on pgx's own board that the drop
+    mates: pgx, given it, finds no legal move for the other side."""
     extra = numpy.flatnonzero(their_mask[game] & ~our_mask[game])
     if numpy.flatnonzero(our_mask[game] & ~their_mask[game]).size or extra.size != 1 or extra[0] // 81 != 20:
         return None
@@ -92,9 +92,7 @@ def missed_pawn_drop_mate(step, theirs, our_mask, their_mask, game):
 
 def random_actions(ply, mask, rng):
     """A random legal action a game (any action once it is over)."""
-    running = numpy.cumsum(mask, axis=1)
-    chosen = (rng.random(len(mask)) * running[:, -1]).astype(numpy.int64)
-    return numpy.argmax(running > chosen[:, None], axis=1).astype(numpy.int32)
+    return random_legal_actions(mask, rng)
 
 
 def play_side_by_side(env_id, games, batch, seed, choose=random_actions):
