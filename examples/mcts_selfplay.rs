@@ -23,7 +23,7 @@
 
 use std::time::Instant;
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 use gpu_movegen::chess::Chess;
 use gpu_movegen::env::{Env, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
@@ -31,6 +31,10 @@ use gpu_movegen::shogi::ShogiGame;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// The most nodes a search keeps, all games together: each holds a saved
+/// game, which copies the game's history.
+const MAX_NODES: u64 = 1 << 18;
 
 /// The games, by pgx's ids.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,6 +48,7 @@ enum Game {
 }
 
 #[derive(Parser)]
+#[command(name = "mcts_selfplay", about = "Batched Monte-Carlo tree search self-play on gpu_movegen's environments")]
 struct Arguments {
     /// The game (default: all four, one after the other).
     #[arg(long, value_enum)]
@@ -275,6 +280,14 @@ fn play<G: EnvGame>(arguments: &Arguments) -> Played {
 
 fn main() {
     let arguments = Arguments::parse();
+    let nodes = u64::from(arguments.batch) * (u64::from(arguments.simulations) + 1);
+    if nodes > MAX_NODES {
+        let message = format!(
+            "--batch {} with --simulations {}: {nodes} nodes; at most {MAX_NODES}: fewer games or simulations",
+            arguments.batch, arguments.simulations
+        );
+        Arguments::command().error(clap::error::ErrorKind::ValueValidation, message).exit();
+    }
     println!(
         "{:<10} {:>6} {:>8} {:>7} {:>12} {:>10} {:>9} {:>8}",
         "env", "games", "finished", "moves", "search steps", "steps/s", "moves/s", "games/s"

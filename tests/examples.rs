@@ -146,3 +146,16 @@ fn mcts_selfplay_plays_9x9_games_to_their_end() {
     assert_eq!((games, finished), (4, 4));
     assert!(moves <= 4 * 162, "{moves} moves");
 }
+
+/// A search too large for memory is refused by name, with exit code 2,
+/// before anything is allocated.
+#[test]
+fn mcts_selfplay_refuses_a_search_too_large() {
+    let output = Command::new(example("mcts_selfplay"))
+        .args(["--batch", "65536", "--simulations", "100"])
+        .output()
+        .expect("the example runs");
+    assert_eq!(output.status.code(), Some(2));
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("6619136 nodes; at most 262144"), "{errors}");
+}

@@ -29,6 +29,10 @@ import numpy
 import gpu_movegen.env
 
 GAMES = ("chess", "shogi", "go_9x9", "go_19x19")
+# The most nodes a search keeps (each a saved game, whose history it copies)
+# and the most bytes of its tree's arrays.
+MAX_NODES = 1 << 18
+MAX_TREE_BYTES = 4 << 30
 
 
 class Tree:
@@ -231,10 +235,22 @@ def main(arguments=None):
             parser.error(f"--{name}: expected a positive number, not {getattr(options, name)}")
     if options.rollout_steps < 0:
         parser.error(f"--rollout-steps: expected 0 or more, not {options.rollout_steps}")
+    games = GAMES if options.env == "all" else (options.env,)
+    # Every game keeps a saved game a node and its tree's arrays, dense over
+    # actions and children: refuse what would not fit, before allocating it.
+    nodes = options.batch * (options.simulations + 1)
+    actions = max(gpu_movegen.env.make(env_id, batch_size=1).num_actions for env_id in games)
+    tree_bytes = nodes * (actions + 8 * (options.simulations + 1) + 40)
+    if nodes > MAX_NODES or tree_bytes > MAX_TREE_BYTES:
+        parser.error(
+            f"--batch {options.batch} with --simulations {options.simulations}: {nodes:,} nodes and "
+            f"{tree_bytes / 2**30:.1f} GiB of tree; at most {MAX_NODES:,} nodes and "
+            f"{MAX_TREE_BYTES / 2**30:.0f} GiB: fewer games or simulations"
+        )
     header = f"{'env':<10} {'games':>6} {'finished':>8} {'moves':>7} {'search steps':>12} {'steps/s':>10} "
     # Flushed, so that a pipe shows each game's row as it comes.
     print(header + f"{'moves/s':>9} {'games/s':>8}", flush=True)
-    for env_id in GAMES if options.env == "all" else (options.env,):
+    for env_id in games:
         try:
             result = play(
                 env_id,

@@ -98,3 +98,6 @@ def test_the_mcts_example_refuses_a_bad_argument():
     result = run_mcts("--simulations", "0")
     assert result.returncode == 2
     assert "--simulations: expected a positive number, not 0" in result.stderr
+    result = run_mcts("--env", "chess", "--batch", "65536", "--simulations", "100")
+    assert result.returncode == 2
+    assert "6,619,136 nodes and 34.0 GiB of tree; at most 262,144 nodes and 4 GiB" in result.stderr
