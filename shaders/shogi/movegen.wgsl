@@ -30,15 +30,15 @@ const NORTH: u32 = 0u;
 const SOUTH: u32 = 1u;
 
 fn step_attacks(kind: u32, color: u32, square: u32) -> Board81 {
-    return shogi_tables[SHOGI_TABLE_STEPS + (kind * 2u + color) * 81u + square];
+    return board81_read(shogi_tables[SHOGI_TABLE_STEPS + (kind * 2u + color) * 81u + square]);
 }
 
 fn ray(direction: u32, square: u32) -> Board81 {
-    return shogi_tables[SHOGI_TABLE_RAYS + direction * 81u + square];
+    return board81_read(shogi_tables[SHOGI_TABLE_RAYS + direction * 81u + square]);
 }
 
 fn column_mask(column: u32) -> Board81 {
-    return shogi_tables[SHOGI_TABLE_COLUMNS + column];
+    return board81_read(shogi_tables[SHOGI_TABLE_COLUMNS + column]);
 }
 
 // The last `ranks` (1, 2 or 3) ranks seen from `color`, by arithmetic
@@ -49,7 +49,7 @@ fn dead_zone(color: u32, ranks: u32) -> Board81 {
 
 // The ray from `origin` through `square` to the edge; empty off every line.
 fn line_from(origin: u32, square: u32) -> Board81 {
-    return shogi_tables[SHOGI_TABLE_LINES + origin * 81u + square];
+    return board81_read(shogi_tables[SHOGI_TABLE_LINES + origin * 81u + square]);
 }
 
 // Directions 0..7: north, south, west, east, north-west, north-east,
@@ -119,19 +119,20 @@ fn shogi_attack_set(position: ShogiPosition, which: u32) -> Board81 {
     let c1 = position.code1;
     let c2 = position.code2;
     let c3 = position.code3;
-    let low = board81_not(c3);
+    // `a & ~b` with `a` on the board needs no mask of the board's squares,
+    // and a GPU makes it one instruction; a complement on its own is a set
+    // the compiler computes once and holds through the loops.
     switch which {
-        case 0u: { return low & board81_not(c2 | c1) & c0; }
-        case 1u: { return low & board81_not(c2) & c1 & c0; }
-        case 2u: { return low & c2 & board81_not(c1 | c0); }
+        case 0u: { return c0 & ~(c3 | c2 | c1); }
+        case 1u: { return c1 & c0 & ~(c3 | c2); }
+        case 2u: { return c2 & ~(c3 | c1 | c0); }
         case 3u: {
-            return (low & c2 & board81_not(c1) & c0) | (c3 & board81_not(c2) & (c1 | c0))
-                | (c3 & c2 & board81_not(c1 | c0));
+            return (c2 & c0 & ~(c3 | c1)) | (c3 & (c1 | c0) & ~c2) | (c3 & c2 & ~(c1 | c0));
         }
-        case 4u: { return c3 & ((board81_not(c2 | c1 | c0)) | (c2 & (c1 ^ c0))); }
-        case 5u: { return low & board81_not(c2) & c1 & board81_not(c0); }
-        case 6u: { return (low & c2 & c1 & board81_not(c0)) | (c3 & c2 & board81_not(c1) & c0); }
-        default: { return (low & c2 & c1 & c0) | (c3 & c2 & c1 & board81_not(c0)); }
+        case 4u: { return c3 & (~(c2 | c1 | c0) | (c2 & (c1 ^ c0))); }
+        case 5u: { return c1 & ~(c3 | c2 | c0); }
+        case 6u: { return (c2 & c1 & ~(c3 | c0)) | (c3 & c2 & c0 & ~c1); }
+        default: { return (c2 & c1 & c0 & ~c3) | (c3 & c2 & c1 & ~c0); }
     }
 }
 
@@ -175,15 +176,19 @@ fn shogi_king(position: ShogiPosition, color: u32) -> u32 {
 }
 
 // What the side to move may do: its king, the pieces checking it, the
-// squares a board move (`targets`) or a drop (`drop_targets`) may go to,
-// and its pinned pieces (each may move only along `line_from(king, it)`).
+// squares that answer a check, and its pinned pieces (each may move only
+// along `line_from(king, it)`).
 struct ShogiMasks {
     king: u32,
     // How many pieces give check (the set itself is not kept: four
     // registers through every loop of the count).
     checks: u32,
-    targets: Board81,
-    drop_targets: Board81,
+    // Every square out of check; in single check the squares between the
+    // king and its checker, and the checker's. One set serves board moves
+    // (less our own pieces) and drops (less every piece, which takes the
+    // checker's square off): two sets held through the move loop cost a
+    // GPU compiler four more registers.
+    evasions: Board81,
     pinned: Board81,
 }
 
@@ -207,14 +212,11 @@ fn shogi_masks(position: ShogiPosition) -> ShogiMasks {
         checkers = checkers | (first & sliders);
         masks.pinned = masks.pinned | select(BOARD81_EMPTY, first, shielded);
     }
-    masks.targets = board81_not(ours);
-    masks.drop_targets = board81_not(occupied);
+    masks.evasions = BOARD81_ALL;
     masks.checks = board81_count(checkers);
     if masks.checks == 1u {
         let checker = board81_first(checkers);
-        let between = line_from(masks.king, checker) & line_from(checker, masks.king);
-        masks.targets = masks.targets & (between | checkers);
-        masks.drop_targets = masks.drop_targets & between;
+        masks.evasions = (line_from(masks.king, checker) & line_from(checker, masks.king)) | checkers;
     }
     return masks;
 }
@@ -223,18 +225,20 @@ fn double_check(masks: ShogiMasks) -> bool {
     return masks.checks > 1u;
 }
 
-// Where a piece of the side to move on `square` may go (the king apart).
-fn piece_targets(masks: ShogiMasks, square: u32) -> Board81 {
+// Where a piece of the side to move on `square` may go (the king apart):
+// off its own pieces, within the evasions and its pin line.
+fn piece_targets(position: ShogiPosition, masks: ShogiMasks, square: u32) -> Board81 {
     let line = select(BOARD81_ALL, line_from(masks.king, square), board81_contains(masks.pinned, square));
-    return select(masks.targets & line, BOARD81_EMPTY, double_check(masks));
+    let targets = masks.evasions & line & ~shogi_color_set(position, position.side_to_move);
+    return select(targets, BOARD81_EMPTY, double_check(masks));
 }
 
 // The king's legal steps: each tested against the other side's attackers
 // with the king lifted off the board.
 fn king_destinations(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
     let us = position.side_to_move;
-    let lifted = shogi_occupied(position) & board81_not(board81_from_square(masks.king));
-    var candidates = step_attacks(SHOGI_KING, us, masks.king) & board81_not(shogi_color_set(position, us));
+    let lifted = shogi_occupied(position) & ~board81_from_square(masks.king);
+    var candidates = step_attacks(SHOGI_KING, us, masks.king) & ~shogi_color_set(position, us);
     var safe = BOARD81_EMPTY;
     while !board81_is_empty(candidates) {
         let square = board81_first(candidates);
@@ -322,16 +326,16 @@ fn drop_targets(position: ShogiPosition, kind: u32) -> Board81 {
     let us = position.side_to_move;
     var targets = board81_not(shogi_occupied(position));
     if kind == SHOGI_PAWN || kind == SHOGI_LANCE {
-        targets = targets & board81_not(dead_zone(us, 1u));
+        targets = targets & ~dead_zone(us, 1u);
     }
     if kind == SHOGI_KNIGHT {
-        targets = targets & board81_not(dead_zone(us, 2u));
+        targets = targets & ~dead_zone(us, 2u);
     }
     if kind == SHOGI_PAWN {
         let pawns = shogi_pieces_of(position, us, SHOGI_PAWN);
         for (var column = 0u; column < shogi_loop_bound(9u); column++) {
             if !board81_is_empty(pawns & column_mask(column)) {
-                targets = targets & board81_not(column_mask(column));
+                targets = targets & ~column_mask(column);
             }
         }
     }
@@ -351,7 +355,7 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
     let king = shogi_king(position, them);
     let occupied = shogi_occupied(position) | board81_from_square(to);
     let king_bit = board81_from_square(king);
-    let steps = step_attacks(SHOGI_KING, them, king) & board81_not(shogi_color_set(position, them));
+    let steps = step_attacks(SHOGI_KING, them, king) & ~shogi_color_set(position, them);
     // One attack test serves both questions, so a driver inlines it once:
     // the first pass finds the pieces that could take the pawn, every later
     // pass tests one answer.
@@ -372,11 +376,11 @@ fn pawn_drop_mates(position: ShogiPosition, to: u32) -> bool {
             // A capturer leaves `answer` for `to`; a king step leaves the king's square.
             square = select(answer, king, captures);
             by = us;
-            blockers = occupied & board81_not(select(king_bit, board81_from_square(answer), captures));
+            blockers = occupied & ~(select(king_bit, board81_from_square(answer), captures));
         }
         let attackers = shogi_attackers_to(position, square, by, blockers);
         if finding_capturers {
-            capturers = attackers & board81_not(king_bit);
+            capturers = attackers & ~king_bit;
             answers = answers | capturers;
             finding_capturers = false;
         } else if board81_is_empty(attackers) {
@@ -395,7 +399,7 @@ fn checking_pawn_drop(position: ShogiPosition) -> Board81 {
 // The square (as a set) where a pawn drop would mate, or none: decided
 // once per position, before any drop is counted or played.
 fn mating_pawn_drop(position: ShogiPosition, masks: ShogiMasks) -> Board81 {
-    let front = drop_targets(position, SHOGI_PAWN) & masks.drop_targets & checking_pawn_drop(position);
+    let front = drop_targets(position, SHOGI_PAWN) & masks.evasions & checking_pawn_drop(position);
     let live = shogi_hand(position, position.side_to_move, SHOGI_PAWN) != 0u && !board81_is_empty(front);
     if live && pawn_drop_mates(position, board81_first(front)) {
         return front;
@@ -409,8 +413,8 @@ fn legal_drop_squares(position: ShogiPosition, masks: ShogiMasks, kind: u32, mat
     if shogi_hand(position, position.side_to_move, kind) == 0u || double_check(masks) {
         return BOARD81_EMPTY;
     }
-    let squares = drop_targets(position, kind) & masks.drop_targets;
-    return select(squares, squares & board81_not(mating_pawn), kind == SHOGI_PAWN);
+    let squares = drop_targets(position, kind) & masks.evasions;
+    return select(squares, squares & ~mating_pawn, kind == SHOGI_PAWN);
 }
 
 // The number of moves a piece's destinations stand for: a promotion and a
@@ -422,7 +426,7 @@ fn destination_count(kind: u32, color: u32, from_square: u32, targets: Board81) 
     let zone = dead_zone(color, 3u);
     let promoting = select(targets & zone, targets, board81_contains(zone, from_square));
     let forced = targets & forced_promotions(kind, color);
-    return board81_count(promoting) + board81_count(targets & board81_not(forced));
+    return board81_count(promoting) + board81_count(targets & ~forced);
 }
 
 // The number of legal moves, the twin of the CPU engine's count: every
@@ -433,7 +437,7 @@ fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
     let masks = shogi_masks(position);
     var count = board81_count(king_destinations(position, masks));
     let occupied = shogi_occupied(position);
-    var pieces = shogi_color_set(position, us) & board81_not(board81_from_square(masks.king));
+    var pieces = shogi_color_set(position, us) & ~board81_from_square(masks.king);
     if double_check(masks) {
         pieces = BOARD81_EMPTY;
     }
@@ -441,7 +445,7 @@ fn shogi_legal_move_count(position: ShogiPosition) -> u32 {
         let from_square = board81_first(pieces);
         pieces = board81_without_first(pieces);
         let kind = shogi_piece_on(position, from_square);
-        let targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
+        let targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(position, masks, from_square);
         count += destination_count(kind, us, from_square, targets);
     }
     let mating_pawn = mating_pawn_drop(position, masks);

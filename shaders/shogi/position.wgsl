@@ -85,11 +85,11 @@ fn shogi_hand_add(position: ptr<function, ShogiPosition>, color: u32, slot: u32,
 
 fn shogi_unpack(packed: PackedShogiPosition) -> ShogiPosition {
     var position: ShogiPosition;
-    position.code0 = packed.planes[0];
-    position.code1 = packed.planes[1];
-    position.code2 = packed.planes[2];
-    position.code3 = packed.planes[3];
-    position.white = packed.planes[4];
+    position.code0 = board81_read(packed.planes[0]);
+    position.code1 = board81_read(packed.planes[1]);
+    position.code2 = board81_read(packed.planes[2]);
+    position.code3 = board81_read(packed.planes[3]);
+    position.white = board81_read(packed.planes[4]);
     position.hands = packed.hands;
     position.side_to_move = packed.state & 1u;
     position.move_number = packed.move_number;
@@ -114,18 +114,19 @@ fn shogi_occupied(position: ShogiPosition) -> Board81 {
 }
 
 fn shogi_color_set(position: ShogiPosition, color: u32) -> Board81 {
-    return select(shogi_occupied(position) & board81_not(position.white), position.white, color == SHOGI_WHITE);
+    return select(shogi_occupied(position) & ~position.white, position.white, color == SHOGI_WHITE);
 }
 
-// The squares holding `kind`, either colour.
+// The squares holding `kind`, either colour: each plane flipped where the
+// code's bit is clear, by a mask that is one value for the whole subgroup
+// when `kind` is (a scalar register on a GPU). The complement of each
+// plane, the other way to write it, is a vector a GPU compiler computes
+// once and holds through every loop that asks for a kind.
 fn shogi_kind_set(position: ShogiPosition, kind: u32) -> Board81 {
     let code = kind + 1u;
-    var squares = shogi_occupied(position);
-    squares &= select(board81_not(position.code0), position.code0, (code & 1u) != 0u);
-    squares &= select(board81_not(position.code1), position.code1, (code & 2u) != 0u);
-    squares &= select(board81_not(position.code2), position.code2, (code & 4u) != 0u);
-    squares &= select(board81_not(position.code3), position.code3, (code & 8u) != 0u);
-    return squares;
+    let flips = vec4<u32>(0xffffffffu) * (vec4<u32>(1u) - ((vec4<u32>(code) >> vec4<u32>(0u, 1u, 2u, 3u)) & vec4<u32>(1u)));
+    return shogi_occupied(position) & (position.code0 ^ vec4<u32>(flips.x)) & (position.code1 ^ vec4<u32>(flips.y))
+        & (position.code2 ^ vec4<u32>(flips.z)) & (position.code3 ^ vec4<u32>(flips.w));
 }
 
 fn shogi_pieces_of(position: ShogiPosition, color: u32, kind: u32) -> Board81 {

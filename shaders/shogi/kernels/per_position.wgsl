@@ -57,7 +57,7 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
         let kind = shogi_piece_on(position, from_square);
         var legal = king_moves;
         if kind != SHOGI_KING {
-            legal = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
+            legal = shogi_attacks(kind, us, from_square, occupied) & piece_targets(position, masks, from_square);
         }
         // A destination stays when either promotion choice is legal.
         var remaining = legal;
@@ -68,7 +68,7 @@ fn per_position(@builtin(global_invocation_id) invocation: vec3<u32>) {
                 + u32(promotion_choice_allowed(kind, us, from_square, to, false));
             count += choices;
             if choices == 0u {
-                legal = legal & board81_not(board81_from_square(to));
+                legal = legal & ~board81_from_square(to);
             }
         }
         position_moves[index].destinations[from_square] = legal;

@@ -86,7 +86,7 @@ fn for_each_move(position: ShogiPosition, counting: bool) {
             } else if kind == SHOGI_KING {
                 targets = king_moves;
             } else {
-                targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(masks, from_square);
+                targets = shogi_attacks(kind, us, from_square, occupied) & piece_targets(position, masks, from_square);
             }
             while !board81_is_empty(targets) {
                 let to = board81_first(targets);
