@@ -34,103 +34,138 @@ fn go_atari_setup(position: GoPosition) {
 }
 
 // The liberties of the group of `seed` in `stones`, counted up to two. The
-// group is grown only until a second liberty shows, so `group` and `points`
-// are whole only when `count` is 0 or 1.
+// group is grown only until a second liberty shows, so `group` is whole,
+// and `probed` says whether the point `probe` is a liberty, only when
+// `count` is 0 or 1. The liberties themselves are not kept: a bitmap held
+// for one test is twelve registers on 19x19.
 struct GoLiberties {
     group: GoBitmap,
-    points: GoBitmap,
     count: u32,
+    probed: bool,
 }
 
-fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap) -> GoLiberties {
+fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap, probe: u32) -> GoLiberties {
     // One return after the loop: naga wants a function to end in one, and
-    // Tint warns of a return after a loop that never breaks.
+    // Tint warns of a return after a loop that never breaks. Each pass
+    // counts the liberties of the region so far and grows it by a ring,
+    // word by word.
     var region = seed;
-    var liberties = GoBitmap();
+    var stone_words = stones;
+    var empty_words = empty;
     var count = 0u;
+    var probed = 0u;
     loop {
-        let around = go_spread(region);
-        liberties = go_and(around, empty);
-        count = go_count(liberties);
+        var changed = 0u;
+        count = 0u;
+        probed = 0u;
+        for (var index = 0u; index < GO_WORDS; index++) {
+            let around = go_spread_word(region, index);
+            let liberties = around & empty_words[index];
+            count += countOneBits(liberties);
+            probed |= liberties & go_bit_word(probe, index);
+            let grown = region[index] | (around & stone_words[index]);
+            changed |= grown ^ region[index];
+            region[index] = grown;
+        }
         if count >= 2u {
             count = 2u;
             break;
         }
-        let grown = go_or(region, go_and(around, stones));
-        if go_equal(grown, region) {
+        if changed == 0u {
             break;
         }
-        // Two rings between counts, which halves the counts and comparisons.
-        region = go_or(grown, go_and(go_spread(grown), stones));
     }
-    return GoLiberties(region, liberties, count);
+    return GoLiberties(region, count, probed != 0u);
 }
 
-// The points with at least two empty neighbours.
-fn go_two_empty_neighbours(empty: GoBitmap) -> GoBitmap {
-    let left = go_shifted_up(empty, 1u);
-    let right = go_shifted_down(empty, 1u);
-    let below = go_shifted_up(empty, GO_LINE);
-    let above = go_shifted_down(empty, GO_LINE);
-    let pairs = go_or(go_and(left, right), go_and(below, above));
-    return go_or(pairs, go_and(go_or(left, right), go_or(below, above)));
-}
-
-// Plays a legal stone of `color` at `bit` and keeps `go_atari`: the same
-// captures and ko point as go_play.
-fn go_atari_play(position: ptr<function, GoPosition>, color: u32, bit: u32) {
-    let point = go_from_bit(bit);
-    let around = go_neighbours(point);
-    var own = go_or(go_stones(*position, color), point);
-    var enemy = go_stones(*position, 1u - color);
-    var empty = go_and_not(GO_BOARD, go_or(own, enemy));
-    let seeds = go_and(around, enemy);
-    // An enemy chain in atari next to the point had the point as its last liberty.
-    let doomed = go_and(seeds, go_atari);
-    var captured = go_empty_bitmap();
-    if !go_is_empty(doomed) {
-        captured = go_flood(doomed, go_and(enemy, go_atari));
-    }
-    // The others keep a liberty; those left with one are now in atari. A
-    // stone with two empty neighbours has two liberties already.
-    var rest = go_and_not(go_and_not(seeds, go_atari), go_two_empty_neighbours(empty));
-    while !go_is_empty(rest) {
-        let result = go_liberties_up_to_two(go_from_bit(go_first(rest)), enemy, empty);
-        rest = go_and_not(rest, result.group);
-        if result.count == 1u {
-            go_atari = go_or(go_atari, result.group);
-        }
-    }
-    // The point's own chains in atari joined the new chain: out of the set
+// Plays a legal stone at `bit` for the side whose stones are `own`
+// against `enemy`, and keeps `go_atari`: the same captures as go_play.
+// Returns the ko point (GO_NO_POINT for none). A playout keeps its stones
+// as the mover's and the other side's rather than by colour: a bitmap
+// chosen by colour at run time is a copy, twelve registers on 19x19. What the move needs of the point's
+// neighbourhood is taken first, and the enemy stones next to it are kept
+// as four bits, one a direction, so that no bitmap of the neighbourhood is
+// held through the floods (each is twelve registers on 19x19).
+fn go_atari_play(own_stones: ptr<function, GoBitmap>, enemy_stones: ptr<function, GoBitmap>, bit: u32) -> u32 {
+    var own = *own_stones;
+    var enemy = *enemy_stones;
+    let around = go_neighbours(go_from_bit(bit));
+    // Whether the point touches a stone of its own, and how many empty points.
+    let lone = go_is_empty(go_and(around, own));
+    let empty_around = go_count(go_and_not(around, go_or(own, enemy)));
+    // The point's own chains in atari join the new chain: out of the set
     // until the new chain's state is known.
     let joined = go_and(go_and(around, own), go_atari);
     if !go_is_empty(joined) {
         go_atari = go_and_not(go_atari, go_flood(joined, go_and(own, go_atari)));
     }
-    (*position).ko = GO_NO_POINT;
-    if !go_is_empty(captured) {
+    // An enemy chain in atari next to the point had the point as its last
+    // liberty (doomed); the others lose one.
+    var doomed = 0u;
+    var losing = 0u;
+    for (var direction = 0u; direction < 4u; direction++) {
+        let neighbour = go_neighbour_bit(bit, direction);
+        if go_contains(enemy, neighbour) {
+            if go_contains(go_atari, neighbour) {
+                doomed |= 1u << direction;
+            } else {
+                losing |= 1u << direction;
+            }
+        }
+    }
+    own = go_or(own, go_from_bit(bit));
+    var empty = go_and_not(GO_BOARD, go_or(own, enemy));
+    // Those left with one liberty are now in atari. The stones taken below
+    // are no liberty of theirs: a chain next to a taken stone would be the
+    // taken chain. A chain next to the point on two sides is counted twice,
+    // to the same end: testing which directions its flood reached held
+    // four sets of word tests in scalar registers, which spilled.
+    while losing != 0u {
+        let direction = firstTrailingBit(losing);
+        losing &= losing - 1u;
+        let result = go_liberties_up_to_two(go_from_bit(go_neighbour_bit(bit, direction)), enemy, empty, GO_NO_POINT);
+        if result.count == 1u {
+            go_atari = go_or(go_atari, result.group);
+        }
+    }
+    var ko = GO_NO_POINT;
+    // The stone taken when exactly one is, for the ko test.
+    var single_capture = GO_NO_POINT;
+    if doomed != 0u {
+        var seeds = go_empty_bitmap();
+        for (var direction = 0u; direction < 4u; direction++) {
+            if (doomed & (1u << direction)) != 0u {
+                seeds = go_or(seeds, go_from_bit_again(go_neighbour_bit(bit, direction)));
+            }
+        }
+        let captured = go_flood(seeds, go_and(enemy, go_atari));
+        if go_count(captured) == 1u {
+            single_capture = go_first(captured);
+        }
         enemy = go_and_not(enemy, captured);
         empty = go_or(empty, captured);
         go_atari = go_and_not(go_atari, captured);
-        // Other chains in atari next to the captured stones gained a liberty.
-        var gainers = go_and(go_and(go_neighbours(captured), own), go_atari);
-        while !go_is_empty(gainers) {
-            let chain = go_flood(go_from_bit(go_first(gainers)), go_and(own, go_atari));
-            gainers = go_and_not(gainers, chain);
-            if go_liberties_up_to_two(chain, own, empty).count >= 2u {
-                go_atari = go_and_not(go_atari, chain);
-            }
+        // Our other chains in atari next to the captured stones leave it:
+        // each keeps its liberty (not the point, or it would have joined
+        // the new chain above) and gains a captured one.
+        let gainers = go_and(go_and(go_neighbours(captured), own), go_atari);
+        if !go_is_empty(gainers) {
+            go_atari = go_and_not(go_atari, go_flood(gainers, go_and(own, go_atari)));
         }
     }
-    // With two empty neighbours the new chain has two liberties.
-    if go_count(go_and(around, empty)) < 2u {
-        let result = go_liberties_up_to_two(point, own, empty);
+    // The new chain's empty neighbours: the point's, and the stones taken
+    // next to it (the doomed ones). With two, it has two liberties.
+    if empty_around + countOneBits(doomed) < 2u {
+        let result = go_liberties_up_to_two(go_from_bit_again(bit), own, empty, single_capture);
         if result.count == 1u {
             go_atari = go_or(go_atari, result.group);
-            if go_equal(result.group, point) && go_count(captured) == 1u && go_equal(result.points, captured) {
-                (*position).ko = go_first(captured);
+            // A lone stone whose one liberty is the one stone it took: a ko.
+            if lone && result.probed {
+                ko = single_capture;
             }
         }
     }
-    go_finish_move(position, color, own, enemy);
+    *own_stones = own;
+    *enemy_stones = enemy;
+    return ko;
 }

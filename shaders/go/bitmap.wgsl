@@ -88,6 +88,27 @@ fn go_from_bit(bit: u32) -> GoBitmap {
     return result;
 }
 
+// The point next to `bit` in `direction` (0 to 3: one higher, one lower,
+// a row up, a row down). Off the board it is a guard bit or past the
+// bitmap, which no stone is on.
+fn go_neighbour_bit(bit: u32, direction: u32) -> u32 {
+    let step = select(1u, GO_LINE, direction >= 2u);
+    return select(bit + step, bit - step, (direction & 1u) != 0u);
+}
+
+// go_from_bit(bit) by another formula. A compiler merges equal formulas
+// into one value, held from its first use to its last: a point wanted
+// again late in a function is made by this one, so that the first is not
+// held in registers all the while.
+fn go_from_bit_again(bit: u32) -> GoBitmap {
+    var result: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        let offset = bit - 32u * index;
+        result[index] = select(0u, 1u << (offset & 31u), offset < 32u);
+    }
+    return result;
+}
+
 fn go_contains(bitmap: GoBitmap, bit: u32) -> bool {
     var words = bitmap;
     var found = 0u;
@@ -143,68 +164,142 @@ fn go_nth(bitmap: GoBitmap, rank_in: u32) -> u32 {
     return base + position;
 }
 
-// Every bit moved `shift` (0 < shift < 32) places towards higher bits.
-fn go_shifted_up(bitmap: GoBitmap, shift: u32) -> GoBitmap {
-    var words = bitmap;
-    var result: GoBitmap;
-    result[0] = words[0] << shift;
-    for (var index = 1u; index < GO_WORDS; index++) {
-        result[index] = (words[index] << shift) | (words[index - 1u] >> (32u - shift));
+// Word `index` of the bitmap with every bit moved `shift` (0 < shift < 32)
+// places towards higher bits.
+fn go_shifted_up_word(words: GoBitmap, index: u32, shift: u32) -> u32 {
+    var points = words;
+    var below = 0u;
+    if index > 0u {
+        below = points[index - 1u];
     }
-    return result;
+    return (points[index] << shift) | (below >> (32u - shift));
 }
 
-// Every bit moved `shift` (0 < shift < 32) places towards lower bits.
-fn go_shifted_down(bitmap: GoBitmap, shift: u32) -> GoBitmap {
-    var words = bitmap;
-    var result: GoBitmap;
-    for (var index = 0u; index + 1u < GO_WORDS; index++) {
-        result[index] = (words[index] >> shift) | (words[index + 1u] << (32u - shift));
+// Word `index` of the bitmap with every bit moved `shift` (0 < shift < 32)
+// places towards lower bits.
+fn go_shifted_down_word(words: GoBitmap, index: u32, shift: u32) -> u32 {
+    var points = words;
+    var above = 0u;
+    if index + 1u < GO_WORDS {
+        above = points[index + 1u];
     }
-    result[GO_WORDS - 1u] = words[GO_WORDS - 1u] >> shift;
-    return result;
+    return (points[index] >> shift) | (above << (32u - shift));
+}
+
+// Word `index` of go_from_bit(bit).
+fn go_bit_word(bit: u32, index: u32) -> u32 {
+    return select(0u, 1u << (bit % 32u), bit / 32u == index);
+}
+
+// Word `index` of the points next to one of `words`, with guard bits: the
+// word's own bits moved one point sideways and one row up and down, with
+// the bits that cross in from the words on either side (GO_LINE < 32, so a
+// row's shift reaches one word over). The bitmap kernels work word by word
+// through it: four shifted bitmaps made whole before they were joined held
+// four bitmaps' registers at once (48 on 19x19).
+fn go_spread_word(words: GoBitmap, index: u32) -> u32 {
+    var points = words;
+    let word = points[index];
+    var below = 0u;
+    var above = 0u;
+    if index > 0u {
+        below = points[index - 1u];
+    }
+    if index + 1u < GO_WORDS {
+        above = points[index + 1u];
+    }
+    let sideways = (word << 1u) | (below >> 31u) | (word >> 1u) | (above << 31u);
+    return sideways | (word << GO_LINE) | (below >> (32u - GO_LINE)) | (word >> GO_LINE) | (above << (32u - GO_LINE));
 }
 
 // The points next to one of `points`, with guard bits: for masking by a
 // set of board points, which clears the guards anyway.
 fn go_spread(points: GoBitmap) -> GoBitmap {
-    return go_or(go_or(go_shifted_up(points, 1u), go_shifted_down(points, 1u)),
-                 go_or(go_shifted_up(points, GO_LINE), go_shifted_down(points, GO_LINE)));
+    var result: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        result[index] = go_spread_word(points, index);
+    }
+    return result;
 }
 
 // Every point next to one of `points` (the seed's gather).
 fn go_neighbours(points: GoBitmap) -> GoBitmap {
-    return go_and(go_spread(points), GO_BOARD);
+    var result: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        result[index] = go_spread_word(points, index) & GO_BOARD[index];
+    }
+    return result;
 }
 
-// The points of `within` connected to `seed` through `within`.
+// `bitmap` without its lowest point, word by word (no one-point bitmap
+// made to take it out).
+fn go_without_first(bitmap: GoBitmap) -> GoBitmap {
+    var words = bitmap;
+    var found = false;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        let word = words[index];
+        words[index] = select(word & (word - 1u), word, found);
+        found = found || word != 0u;
+    }
+    return words;
+}
+
+// The points of `within` connected to `seed` through `within`. Each pass
+// grows the region in place, word by word from the lowest, so a word sees
+// the growth of the one below it in the same pass; it stops after a pass
+// that changes nothing.
 fn go_flood(seed: GoBitmap, within: GoBitmap) -> GoBitmap {
     var region = go_and(seed, within);
+    var limits = within;
     loop {
-        let grown = go_and(go_or(region, go_spread(region)), within);
-        if go_equal(grown, region) {
+        var changed = 0u;
+        for (var index = 0u; index < GO_WORDS; index++) {
+            let grown = (region[index] | go_spread_word(region, index)) & limits[index];
+            changed |= grown ^ region[index];
+            region[index] = grown;
+        }
+        if changed == 0u {
             break;
         }
-        region = grown;
     }
     return region;
 }
 
-// Whether the group of `seed` in `stones` touches a point of `targets`.
+// The number of points of `empty` (points of the board) next to `group`.
+fn go_liberty_count(group: GoBitmap, empty: GoBitmap) -> u32 {
+    var free = empty;
+    var count = 0u;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        count += countOneBits(go_spread_word(group, index) & free[index]);
+    }
+    return count;
+}
+
+// Whether the group of `seed` in `stones` touches a point of `targets`
+// (points of the board). The group grows as in go_flood, and each pass
+// tests the neighbours of what it has reached so far.
 fn go_touches(seed: GoBitmap, stones: GoBitmap, targets: GoBitmap) -> bool {
     var region = seed;
+    var stone_words = stones;
+    var target_words = targets;
     var touching = false;
     loop {
-        let around = go_neighbours(region);
-        if !go_is_empty(go_and(around, targets)) {
+        var reached = 0u;
+        var changed = 0u;
+        for (var index = 0u; index < GO_WORDS; index++) {
+            let around = go_spread_word(region, index) & GO_BOARD[index];
+            reached |= around & target_words[index];
+            let grown = region[index] | (around & stone_words[index]);
+            changed |= grown ^ region[index];
+            region[index] = grown;
+        }
+        if reached != 0u {
             touching = true;
             break;
         }
-        let grown = go_or(region, go_and(around, stones));
-        if go_equal(grown, region) {
+        if changed == 0u {
             break;
         }
-        region = grown;
     }
     return touching;
 }

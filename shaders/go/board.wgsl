@@ -80,19 +80,15 @@ fn go_ko_for(position: GoPosition, color: u32) -> GoBitmap {
     return go_empty_bitmap();
 }
 
-// The stones of the groups of `stones` that touch `near` and have exactly
-// one liberty.
-fn go_in_atari(stones: GoBitmap, empty: GoBitmap, near: GoBitmap) -> GoBitmap {
-    var atari = go_empty_bitmap();
-    var rest = go_and(stones, near);
-    while !go_is_empty(rest) {
-        let group = go_flood(go_from_bit(go_first(rest)), stones);
-        rest = go_and_not(rest, group);
-        if go_count(go_and(go_neighbours(group), empty)) == 1u {
-            atari = go_or(atari, group);
-        }
+// The group of the stone at `bit`. A flood per colour, each inlined on its
+// own: one flood within a colour chosen at run time made the compiler hold
+// the chosen bitmap through the loop, a bitmap of registers more.
+fn go_group_of(position: GoPosition, bit: u32) -> GoBitmap {
+    let seed = go_from_bit(bit);
+    if go_contains(position.black, bit) {
+        return go_flood(seed, position.black);
     }
-    return atari;
+    return go_flood(seed, position.white);
 }
 
 // Every point `color` may legally play (Board::legal).
@@ -100,12 +96,19 @@ fn go_in_atari(stones: GoBitmap, empty: GoBitmap, near: GoBitmap) -> GoBitmap {
 // A point with an empty neighbour is always legal, so only the groups
 // touching a point surrounded by stones need their liberties counted: the
 // set is Board::legal's, with far fewer groups flooded (none in an open
-// position).
+// position). Both colours' groups are found in one loop.
 fn go_legal(position: GoPosition, color: u32) -> GoBitmap {
     let empty = go_empty_points(position);
     let surrounded = go_and_not(empty, go_neighbours(empty));
-    let near = go_neighbours(surrounded);
-    let atari = go_or(go_in_atari(position.black, empty, near), go_in_atari(position.white, empty, near));
+    var rest = go_and(go_or(position.black, position.white), go_neighbours(surrounded));
+    var atari = go_empty_bitmap();
+    while !go_is_empty(rest) {
+        let group = go_group_of(position, go_first(rest));
+        rest = go_and_not(rest, group);
+        if go_liberty_count(group, empty) == 1u {
+            atari = go_or(atari, group);
+        }
+    }
     return go_legal_given_atari(position, color, atari);
 }
 
@@ -115,31 +118,59 @@ fn go_legal(position: GoPosition, color: u32) -> GoBitmap {
 // another liberty, or to an enemy chain whose last liberty it is
 // (Chains::legal).
 fn go_legal_given_atari(position: GoPosition, color: u32, atari: GoBitmap) -> GoBitmap {
-    let empty = go_empty_points(position);
-    let own = go_stones(position, color);
-    let enemy = go_stones(position, 1u - color);
-    let givers = go_or(go_or(empty, go_and_not(own, atari)), go_and(enemy, atari));
-    return go_and_not(go_and(empty, go_neighbours(givers)), go_ko_for(position, color));
+    let ko = select(GO_NO_POINT, position.ko, color == position.to_move);
+    return go_legal_points(go_stones(position, color), go_stones(position, 1u - color), atari, ko);
+}
+
+// go_legal_given_atari for the stones of the side to play (`own`) and of the
+// other (`enemy`), with `ko` the point it may not play (GO_NO_POINT for
+// none). A point gives a liberty when it is empty, one of ours not in
+// atari, or one of theirs in atari: `own ^ atari`, atari being stones.
+fn go_legal_points(own: GoBitmap, enemy: GoBitmap, atari: GoBitmap, ko: u32) -> GoBitmap {
+    var own_words = own;
+    var enemy_words = enemy;
+    var atari_words = atari;
+    var givers: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        let empty = GO_BOARD[index] & ~(own_words[index] | enemy_words[index]);
+        givers[index] = empty | (own_words[index] ^ atari_words[index]);
+    }
+    var legal: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        let empty = GO_BOARD[index] & ~(own_words[index] | enemy_words[index]);
+        legal[index] = empty & go_spread_word(givers, index) & ~go_bit_word(ko, index);
+    }
+    return legal;
 }
 
 // The one-point eyes of `color` by rule 2/4, with virtual friendly stones
 // beyond the corners (Board::eyes).
 fn go_eyes(position: GoPosition, color: u32) -> GoBitmap {
-    let own = go_stones(position, color);
-    var eyelike = go_empty_points(position);
-    eyelike = go_and(eyelike, go_or(go_shifted_up(own, GO_LINE), GO_BOTTOM_ROW));
-    eyelike = go_and(eyelike, go_or(go_shifted_down(own, GO_LINE), GO_TOP_ROW));
-    eyelike = go_and(eyelike, go_or(go_shifted_up(own, 1u), GO_LEFT_COLUMN));
-    eyelike = go_and(eyelike, go_or(go_shifted_down(own, 1u), GO_RIGHT_COLUMN));
-    let up_left = go_or(go_shifted_down(own, GO_SIZE), go_from_bit(GO_CORNER_TOP_LEFT));
-    let up_right = go_or(go_shifted_down(own, GO_SIZE + 2u), go_from_bit(GO_CORNER_TOP_RIGHT));
-    let down_left = go_or(go_shifted_up(own, GO_SIZE + 2u), go_from_bit(GO_CORNER_BOTTOM_LEFT));
-    let down_right = go_or(go_shifted_up(own, GO_SIZE), go_from_bit(GO_CORNER_BOTTOM_RIGHT));
-    let up = go_or(up_left, up_right);
-    let down = go_or(down_left, down_right);
-    let two_of_four = go_and(go_and(go_or(up, down_left), go_or(up_left, down)),
-                             go_and(go_or(up_right, down), go_or(up, down_right)));
-    return go_and(go_and(eyelike, two_of_four), GO_BOARD);
+    return go_eye_points(go_stones(position, color), go_stones(position, 1u - color));
+}
+
+// go_eyes for the stones `own` against `enemy`, one word at a time from the
+// words of `own` on either side.
+fn go_eye_points(own: GoBitmap, enemy: GoBitmap) -> GoBitmap {
+    var own_words = own;
+    var enemy_words = enemy;
+    var eyes: GoBitmap;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        var eyelike = GO_BOARD[index] & ~(own_words[index] | enemy_words[index]);
+        eyelike &= go_shifted_up_word(own, index, GO_LINE) | GO_BOTTOM_ROW[index];
+        eyelike &= go_shifted_down_word(own, index, GO_LINE) | GO_TOP_ROW[index];
+        eyelike &= go_shifted_up_word(own, index, 1u) | GO_LEFT_COLUMN[index];
+        eyelike &= go_shifted_down_word(own, index, 1u) | GO_RIGHT_COLUMN[index];
+        let up_left = go_shifted_down_word(own, index, GO_SIZE) | go_bit_word(GO_CORNER_TOP_LEFT, index);
+        let up_right = go_shifted_down_word(own, index, GO_SIZE + 2u) | go_bit_word(GO_CORNER_TOP_RIGHT, index);
+        let down_left = go_shifted_up_word(own, index, GO_SIZE + 2u) | go_bit_word(GO_CORNER_BOTTOM_LEFT, index);
+        let down_right = go_shifted_up_word(own, index, GO_SIZE) | go_bit_word(GO_CORNER_BOTTOM_RIGHT, index);
+        let up = up_left | up_right;
+        let down = down_left | down_right;
+        let two_of_four = (up | down_left) & (up_left | down) & (up_right | down) & (up | down_right);
+        eyes[index] = eyelike & two_of_four & GO_BOARD[index];
+    }
+    return eyes;
 }
 
 fn go_playout_moves(position: GoPosition, color: u32) -> GoBitmap {
@@ -188,18 +219,22 @@ fn go_finish_move(position: ptr<function, GoPosition>, color: u32, own: GoBitmap
 }
 
 // Plays a legal stone of `color` at `bit`: captures, the ko point, the move
-// handed over (Board::play). Returns the stones captured.
+// handed over (Board::play). Returns the stones captured. The point is a
+// ko when it takes one stone and every neighbour was an enemy stone
+// (Board::play's test, with nothing of the point's neighbourhood held
+// through the captures).
 fn go_play(position: ptr<function, GoPosition>, color: u32, bit: u32) -> u32 {
     let point = go_from_bit(bit);
+    let around = go_neighbours(point);
     var own = go_or(go_stones(*position, color), point);
     var enemy = go_stones(*position, 1u - color);
-    var empty = go_and_not(GO_BOARD, go_or(own, enemy));
+    let surrounded_by_enemy = go_is_empty(go_and_not(around, enemy));
+    var candidates = go_and(around, enemy);
     var captured = go_empty_bitmap();
-    var candidates = go_and(go_neighbours(point), enemy);
     while !go_is_empty(candidates) {
         let single = go_from_bit(go_first(candidates));
-        candidates = go_and_not(candidates, single);
-        if !go_touches(single, enemy, empty) {
+        candidates = go_without_first(candidates);
+        if !go_touches(single, enemy, go_and_not(GO_BOARD, go_or(own, enemy))) {
             let group = go_flood(single, enemy);
             candidates = go_and_not(candidates, group);
             captured = go_or(captured, group);
@@ -207,10 +242,8 @@ fn go_play(position: ptr<function, GoPosition>, color: u32, bit: u32) -> u32 {
     }
     let captured_count = go_count(captured);
     enemy = go_and_not(enemy, captured);
-    empty = go_or(empty, captured);
     (*position).ko = GO_NO_POINT;
-    if captured_count == 1u && go_is_empty(go_and(go_neighbours(point), own))
-        && go_equal(go_and(go_neighbours(point), empty), captured) {
+    if captured_count == 1u && surrounded_by_enemy {
         (*position).ko = go_first(captured);
     }
     go_finish_move(position, color, own, enemy);

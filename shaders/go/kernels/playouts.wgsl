@@ -46,21 +46,38 @@ fn playout_games(@builtin(global_invocation_id) invocation: vec3<u32>) {
     var position = go_unpack(positions[index / parameters.per_position]);
     var random = random_seed(parameters.seed, parameters.first_stream + index);
     go_atari_setup(position);
+    // The stones of the side to move and of the other, swapped each move.
+    var color = position.to_move;
+    var mover = go_stones(position, color);
+    var waiting = go_stones(position, 1u - color);
+    var ko = position.ko;
     var passes = 0u;
     var moves = 0u;
     while moves < GO_MOVE_CAP && passes < 2u {
-        let color = position.to_move;
-        let choices = go_and_not(go_legal_given_atari(position, color, go_atari), go_eyes(position, color));
+        let choices = go_and_not(go_legal_points(mover, waiting, go_atari, ko), go_eye_points(mover, waiting));
         let count = go_count(choices);
         if count == 0u {
-            go_pass(&position);
+            ko = GO_NO_POINT;
             passes += 1u;
         } else {
-            go_atari_play(&position, color, go_nth(choices, random_below(&random, count)));
+            ko = go_atari_play(&mover, &waiting, go_nth(choices, random_below(&random, count)));
             passes = 0u;
         }
+        let moved = mover;
+        mover = waiting;
+        waiting = moved;
+        color = 1u - color;
         moves += 1u;
     }
+    if color == GO_BLACK {
+        position.black = mover;
+        position.white = waiting;
+    } else {
+        position.white = mover;
+        position.black = waiting;
+    }
+    position.to_move = color;
+    position.ko = ko;
     playouts[index].position = go_pack(position);
     playouts[index].random = random;
     playouts[index].passes = passes;
