@@ -34,48 +34,34 @@ fn go_atari_setup(position: GoPosition) {
 }
 
 // The liberties of the group of `seed` in `stones`, counted up to two. The
-// group is grown only until a second liberty shows, so `group` is whole,
-// and `probed` says whether the point `probe` is a liberty, only when
-// `count` is 0 or 1. The liberties themselves are not kept: a bitmap held
-// for one test is twelve registers on 19x19.
+// group is grown only until a second liberty shows, so `group` is whole
+// only when `count` is 0 or 1. The liberties themselves are not kept: a
+// bitmap held for one test is twelve registers on 19x19.
 struct GoLiberties {
     group: GoBitmap,
     count: u32,
-    probed: bool,
 }
 
-fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap, probe: u32) -> GoLiberties {
+fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap) -> GoLiberties {
     // One return after the loop: naga wants a function to end in one, and
-    // Tint warns of a return after a loop that never breaks. Each pass
-    // counts the liberties of the region so far and grows it by a ring,
-    // word by word.
+    // Tint warns of a return after a loop that never breaks.
     var region = seed;
-    var stone_words = stones;
-    var empty_words = empty;
     var count = 0u;
-    var probed = 0u;
     loop {
-        var changed = 0u;
-        count = 0u;
-        probed = 0u;
-        for (var index = 0u; index < GO_WORDS; index++) {
-            let around = go_spread_word(region, index);
-            let liberties = around & empty_words[index];
-            count += countOneBits(liberties);
-            probed |= liberties & go_bit_word(probe, index);
-            let grown = region[index] | (around & stone_words[index]);
-            changed |= grown ^ region[index];
-            region[index] = grown;
-        }
+        let around = go_spread(region);
+        count = go_count_both(around, empty);
         if count >= 2u {
             count = 2u;
             break;
         }
-        if changed == 0u {
+        let grown = go_or(region, go_and(around, stones));
+        if go_equal(grown, region) {
             break;
         }
+        // Two rings between counts, which halves the counts and comparisons.
+        region = go_or(grown, go_and(go_spread(grown), stones));
     }
-    return GoLiberties(region, count, probed != 0u);
+    return GoLiberties(region, count);
 }
 
 // Plays a legal stone at `bit` for the side whose stones are `own`
@@ -123,7 +109,7 @@ fn go_atari_play(own_stones: ptr<function, GoBitmap>, enemy_stones: ptr<function
     while losing != 0u {
         let direction = firstTrailingBit(losing);
         losing &= losing - 1u;
-        let result = go_liberties_up_to_two(go_from_bit(go_neighbour_bit(bit, direction)), enemy, empty, GO_NO_POINT);
+        let result = go_liberties_up_to_two(go_from_bit(go_neighbour_bit(bit, direction)), enemy, empty);
         if result.count == 1u {
             go_atari = go_or(go_atari, result.group);
         }
@@ -156,11 +142,12 @@ fn go_atari_play(own_stones: ptr<function, GoBitmap>, enemy_stones: ptr<function
     // The new chain's empty neighbours: the point's, and the stones taken
     // next to it (the doomed ones). With two, it has two liberties.
     if empty_around + countOneBits(doomed) < 2u {
-        let result = go_liberties_up_to_two(go_from_bit_again(bit), own, empty, single_capture);
+        let result = go_liberties_up_to_two(go_from_bit_again(bit), own, empty);
         if result.count == 1u {
             go_atari = go_or(go_atari, result.group);
-            // A lone stone whose one liberty is the one stone it took: a ko.
-            if lone && result.probed {
+            // A lone stone in atari that took one stone: a ko. The stone
+            // taken was next to it, so it is the one liberty.
+            if lone {
                 ko = single_capture;
             }
         }

@@ -75,6 +75,18 @@ fn go_count(bitmap: GoBitmap) -> u32 {
     return count;
 }
 
+// The number of points in both bitmaps, word by word (no bitmap of them
+// made first and held whole).
+fn go_count_both(first: GoBitmap, second: GoBitmap) -> u32 {
+    var first_words = first;
+    var second_words = second;
+    var count = 0u;
+    for (var index = 0u; index < GO_WORDS; index++) {
+        count += countOneBits(first_words[index] & second_words[index]);
+    }
+    return count;
+}
+
 // The one-point bitmap of `bit`. Every word is written by a select rather
 // than one by index: an indexed store would keep the array out of
 // registers on some compilers (lavapipe's among them).
@@ -166,24 +178,22 @@ fn go_nth(bitmap: GoBitmap, rank_in: u32) -> u32 {
 
 // Word `index` of the bitmap with every bit moved `shift` (0 < shift < 32)
 // places towards higher bits.
-fn go_shifted_up_word(words: GoBitmap, index: u32, shift: u32) -> u32 {
-    var points = words;
+fn go_shifted_up_word(words: ptr<function, GoBitmap>, index: u32, shift: u32) -> u32 {
     var below = 0u;
     if index > 0u {
-        below = points[index - 1u];
+        below = (*words)[index - 1u];
     }
-    return (points[index] << shift) | (below >> (32u - shift));
+    return ((*words)[index] << shift) | (below >> (32u - shift));
 }
 
 // Word `index` of the bitmap with every bit moved `shift` (0 < shift < 32)
 // places towards lower bits.
-fn go_shifted_down_word(words: GoBitmap, index: u32, shift: u32) -> u32 {
-    var points = words;
+fn go_shifted_down_word(words: ptr<function, GoBitmap>, index: u32, shift: u32) -> u32 {
     var above = 0u;
     if index + 1u < GO_WORDS {
-        above = points[index + 1u];
+        above = (*words)[index + 1u];
     }
-    return (points[index] >> shift) | (above << (32u - shift));
+    return ((*words)[index] >> shift) | (above << (32u - shift));
 }
 
 // Word `index` of go_from_bit(bit).
@@ -197,16 +207,15 @@ fn go_bit_word(bit: u32, index: u32) -> u32 {
 // row's shift reaches one word over). The bitmap kernels work word by word
 // through it: four shifted bitmaps made whole before they were joined held
 // four bitmaps' registers at once (48 on 19x19).
-fn go_spread_word(words: GoBitmap, index: u32) -> u32 {
-    var points = words;
-    let word = points[index];
+fn go_spread_word(words: ptr<function, GoBitmap>, index: u32) -> u32 {
+    let word = (*words)[index];
     var below = 0u;
     var above = 0u;
     if index > 0u {
-        below = points[index - 1u];
+        below = (*words)[index - 1u];
     }
     if index + 1u < GO_WORDS {
-        above = points[index + 1u];
+        above = (*words)[index + 1u];
     }
     let sideways = (word << 1u) | (below >> 31u) | (word >> 1u) | (above << 31u);
     return sideways | (word << GO_LINE) | (below >> (32u - GO_LINE)) | (word >> GO_LINE) | (above << (32u - GO_LINE));
@@ -215,18 +224,20 @@ fn go_spread_word(words: GoBitmap, index: u32) -> u32 {
 // The points next to one of `points`, with guard bits: for masking by a
 // set of board points, which clears the guards anyway.
 fn go_spread(points: GoBitmap) -> GoBitmap {
+    var words = points;
     var result: GoBitmap;
     for (var index = 0u; index < GO_WORDS; index++) {
-        result[index] = go_spread_word(points, index);
+        result[index] = go_spread_word(&words, index);
     }
     return result;
 }
 
 // Every point next to one of `points` (the seed's gather).
 fn go_neighbours(points: GoBitmap) -> GoBitmap {
+    var words = points;
     var result: GoBitmap;
     for (var index = 0u; index < GO_WORDS; index++) {
-        result[index] = go_spread_word(points, index) & GO_BOARD[index];
+        result[index] = go_spread_word(&words, index) & GO_BOARD[index];
     }
     return result;
 }
@@ -254,7 +265,7 @@ fn go_flood(seed: GoBitmap, within: GoBitmap) -> GoBitmap {
     loop {
         var changed = 0u;
         for (var index = 0u; index < GO_WORDS; index++) {
-            let grown = (region[index] | go_spread_word(region, index)) & limits[index];
+            let grown = (region[index] | go_spread_word(&region, index)) & limits[index];
             changed |= grown ^ region[index];
             region[index] = grown;
         }
@@ -268,9 +279,10 @@ fn go_flood(seed: GoBitmap, within: GoBitmap) -> GoBitmap {
 // The number of points of `empty` (points of the board) next to `group`.
 fn go_liberty_count(group: GoBitmap, empty: GoBitmap) -> u32 {
     var free = empty;
+    var members = group;
     var count = 0u;
     for (var index = 0u; index < GO_WORDS; index++) {
-        count += countOneBits(go_spread_word(group, index) & free[index]);
+        count += countOneBits(go_spread_word(&members, index) & free[index]);
     }
     return count;
 }
@@ -287,7 +299,7 @@ fn go_touches(seed: GoBitmap, stones: GoBitmap, targets: GoBitmap) -> bool {
         var reached = 0u;
         var changed = 0u;
         for (var index = 0u; index < GO_WORDS; index++) {
-            let around = go_spread_word(region, index) & GO_BOARD[index];
+            let around = go_spread_word(&region, index) & GO_BOARD[index];
             reached |= around & target_words[index];
             let grown = region[index] | (around & stone_words[index]);
             changed |= grown ^ region[index];

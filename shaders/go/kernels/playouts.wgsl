@@ -54,7 +54,7 @@ fn playout_games(@builtin(global_invocation_id) invocation: vec3<u32>) {
     var passes = 0u;
     var moves = 0u;
     while moves < GO_MOVE_CAP && passes < 2u {
-        let choices = go_and_not(go_legal_points(mover, waiting, go_atari, ko), go_eye_points(mover, waiting));
+        let choices = go_legal_points(mover, waiting, go_atari, ko, go_eye_points(mover, waiting));
         let count = go_count(choices);
         if count == 0u {
             ko = GO_NO_POINT;
