@@ -44,7 +44,10 @@ struct GoLiberties {
 
 fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap) -> GoLiberties {
     // One return after the loop: naga wants a function to end in one, and
-    // Tint warns of a return after a loop that never breaks.
+    // Tint warns of a return after a loop that never breaks. Each pass
+    // works on whole bitmaps in small loops: one loop growing the region in
+    // place while counting was as lean on ACO but too large for Mesa to
+    // unroll, and 19x19 playouts took 1.5 times as long on lavapipe.
     var region = seed;
     var count = 0u;
     loop {
@@ -68,10 +71,10 @@ fn go_liberties_up_to_two(seed: GoBitmap, stones: GoBitmap, empty: GoBitmap) -> 
 // against `enemy`, and keeps `go_atari`: the same captures as go_play.
 // Returns the ko point (GO_NO_POINT for none). A playout keeps its stones
 // as the mover's and the other side's rather than by colour: a bitmap
-// chosen by colour at run time is a copy, twelve registers on 19x19. What the move needs of the point's
-// neighbourhood is taken first, and the enemy stones next to it are kept
-// as four bits, one a direction, so that no bitmap of the neighbourhood is
-// held through the floods (each is twelve registers on 19x19).
+// chosen by colour at run time is a copy, twelve registers on 19x19. What
+// the move needs of the point's neighbourhood is taken first, and the
+// enemy stones next to it are kept as four bits, one a direction, so that
+// no bitmap of the neighbourhood is held through the floods.
 fn go_atari_play(own_stones: ptr<function, GoBitmap>, enemy_stones: ptr<function, GoBitmap>, bit: u32) -> u32 {
     var own = *own_stones;
     var enemy = *enemy_stones;
