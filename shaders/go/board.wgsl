@@ -177,11 +177,11 @@ fn go_count_missing_diagonal(eyes: ptr<function, GoBitmap>, counted: ptr<functio
 }
 
 // go_eyes for the stones `own` against `enemy`: the empty points whose
-// four neighbours are ours and two of whose four diagonals are. Each step
-// is a small loop over the words, small enough for a driver to unroll over
-// 19x19's twelve: one loop doing all eight shifts of a word did not unroll
-// on lavapipe or RADV, its words went through memory, and 19x19 playouts
-// ran at a third of their speed.
+// four neighbours are ours and at least two of whose four diagonals are.
+// Each step is a small loop over the words, small enough for a driver to
+// unroll over 19x19's twelve: one loop doing all eight shifts of a word
+// was left rolled on lavapipe, its words went through memory, and 19x19
+// playouts ran at a third of their speed or less.
 fn go_eye_points(own: GoBitmap, enemy: GoBitmap) -> GoBitmap {
     var own_words = own;
     var enemy_words = enemy;
