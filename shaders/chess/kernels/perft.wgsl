@@ -19,6 +19,7 @@
 
 #import movegen
 #import perft_moves
+#import siblings
 
 alias PerftRecord = PackedPosition;
 
@@ -231,19 +232,51 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return legal_move_count_packed(play_move_word(perft_record(parent), move_word));
 }
 
-// The children's moves of the position in `slot`, its moves from the move walk.
+// The uncovered moves a looped leaf holds at once; with more, the walk
+// stops while those are counted, and then goes on.
+const DEFERRED_MOVES: u32 = 16u;
+
+// The children's moves of the position in `slot`, its moves from the move
+// walk. The children the siblings' view covers (siblings.wgsl) are counted
+// from it as the walk meets them; the others wait in a list and are
+// counted whole after the walk, so that the lanes of a SIMD group, each on
+// its own position, run the whole count together rather than whenever one
+// of them meets such a child. Each of the three is called from one place,
+// which keeps the kernel small enough for lavapipe to compile quickly.
 fn perft_leaf_children(slot: u32) -> u32 {
     let record = perft_record(slot);
     let board = arena_position(slot);
+    let view = sibling_view(record);
     var walk = move_walk_begin(board);
+    var deferred: array<u32, DEFERRED_MOVES>;
     var count = 0u;
+    var walked = false;
     loop {
-        let step = move_walk_next(board, &walk);
-        if step.from_square == NO_SQUARE {
+        var deferred_count = 0u;
+        loop {
+            let step = move_walk_next(board, &walk);
+            if step.from_square == NO_SQUARE {
+                walked = true;
+                break;
+            }
+            let word = move_word(step.from_square, step.to_square, step.piece, step.promotion);
+            let child = play_move_word(record, word);
+            if sibling_covers(view, record, child, word) {
+                count += sibling_count(view, record, child, word);
+            } else {
+                deferred[deferred_count] = word;
+                deferred_count += 1u;
+                if deferred_count == DEFERRED_MOVES {
+                    break;
+                }
+            }
+        }
+        for (var index = 0u; index < deferred_count; index++) {
+            count += legal_move_count_packed(play_move_word(record, deferred[index]));
+        }
+        if walked {
             break;
         }
-        count += legal_move_count_packed(play_move_word(record,
-            move_word(step.from_square, step.to_square, step.piece, step.promotion)));
     }
     return count;
 }
