@@ -189,13 +189,16 @@ pub fn default_choices(context: &GpuContext) -> Vec<KernelChoice> {
     registry::visit_each(Choice(context))
 }
 
-/// The slider build a chess engine gets on `context`'s device by default
+/// The slider build `family`'s engine gets on `context`'s device by default
 /// (the adapter table's choice, on u32 pairs without SHADER_INT64), and why.
-pub(crate) fn chess_default_build(context: &GpuContext) -> (ShaderBuild, String) {
+pub(crate) fn chess_default_build(
+    context: &GpuContext,
+    family: crate::chess::gpu::KernelFamily,
+) -> (ShaderBuild, String) {
     let default = crate::chess::gpu::adapter_default(context.adapter_info.as_ref());
     let int64 = context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let build = ShaderBuild { slider: default.slider, native_u64: default.native_u64 && int64 };
-    let reason = if default.native_u64 && !int64 {
+    let build = default.build_for(family, context.device.features());
+    let reason = if default.native_u64_for(family) && !int64 {
         format!("{}; u32 pairs, since this device lacks SHADER_INT64", default.source)
     } else {
         default.source.to_owned()

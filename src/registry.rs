@@ -111,6 +111,9 @@ pub trait ListedGame: PerftGame + 'static {
     const NOTATION: &'static str;
     /// The deepest perft the library's counters take.
     const MAX_DEPTH: u32;
+    /// Whose row of the adapter table picks the slider build that
+    /// `options_for` is given (the games off chess's boards ignore it).
+    const KERNEL_FAMILY: crate::chess::gpu::KernelFamily = crate::chess::gpu::KernelFamily::Chess;
 
     /// The position `text` describes (`None`: the start of `variant` where
     /// the game has variants, the empty board of `size` for Go).

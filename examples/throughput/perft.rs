@@ -15,8 +15,7 @@ pub(crate) const POSITIONS: [(&str, &str); 2] = [("start position", gpu_movegen:
 /// The build the command line's defaults pick on this adapter.
 pub(crate) fn adapter_build(context: &GpuContext) -> ShaderBuild {
     let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
-    let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
-    ShaderBuild { slider: default.slider, native_u64: native }
+    default.build_for(gpu_movegen::chess::gpu::KernelFamily::Chess, context.device.features())
 }
 
 pub(crate) struct PerftSettings {

@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use gpu_movegen::chess::gpu::{Int64Mode, ShaderBuild, adapter_default};
+use gpu_movegen::chess::gpu::{Int64Mode, KernelFamily, ShaderBuild, adapter_default};
 use gpu_movegen::gpu::{GpuContext, GpuError as DeviceError};
 use gpu_movegen::wgpu;
 use pyo3::prelude::*;
@@ -133,12 +133,12 @@ fn on_gpu<Engine>(gpu: impl FnOnce(&GpuContext) -> Result<Engine, DeviceError>) 
     gpu(&context).inspect_err(|_| forget_context())
 }
 
-/// The chess kernels' measured default for this adapter: its slider
+/// The measured default of `family`'s kernels for this adapter: its slider
 /// algorithm, and native 64-bit bitboards where they are faster and present.
-pub fn chess_shaders(context: &GpuContext) -> Result<ShaderBuild, DeviceError> {
+pub fn chess_shaders(context: &GpuContext, family: KernelFamily) -> Result<ShaderBuild, DeviceError> {
     let default = adapter_default(context.adapter_info.as_ref());
     let available = context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let mode = if default.native_u64 && available { Int64Mode::Auto } else { Int64Mode::Off };
+    let mode = if default.native_u64_for(family) && available { Int64Mode::Auto } else { Int64Mode::Off };
     Ok(ShaderBuild { slider: default.slider, native_u64: mode.resolve(context.device.features())? })
 }
 
@@ -170,7 +170,7 @@ pub fn info(py: Python<'_>) -> PyResult<Py<PyDict>> {
         |_| {
             let gather = || -> Result<GpuFacts, DeviceError> {
                 let context = context()?;
-                let shaders = chess_shaders(&context)?;
+                let shaders = chess_shaders(&context, KernelFamily::Chess)?;
                 let checks = [gpu_movegen::chess::gpu::self_test::perft_check(shaders)];
                 let verdicts = context.self_test(&checks);
                 let self_test = match verdicts.iter().find(|verdict| verdict.outcome.is_err()) {

@@ -226,7 +226,7 @@ fn open_gpu<G: ListedGame>(
         |context| {
             let (table_bytes, merge_transpositions) =
                 gpu_movegen::gpu::perft::requested_table(context, request.hash_mib, None, request.depth)?;
-            let suited = G::options_for(context, root, backend::chess_shaders(context)?);
+            let suited = G::options_for(context, root, backend::chess_shaders(context, G::KERNEL_FAMILY)?);
             let options = PerftOptions { table_bytes: Some(table_bytes), merge_transpositions, ..suited };
             Ok(Some(PerftEngine::<G>::with_options(context, options)?))
         },

@@ -581,7 +581,7 @@ pub fn run_verify(arguments: VerifyArgs) -> Result<ExitCode, CliError> {
         None => vec![Kernel::PerPiece, Kernel::PerPosition],
     };
     let context = super::common::open_gpu()?;
-    let build = arguments.shaders.build(&context)?;
+    let build = arguments.shaders.build(&context, gpu_movegen::chess::gpu::KernelFamily::Chess)?;
     eprintln!("adapter: {}, shaders: {}", context.adapter_description(), build.name());
     let options = GeneratorOptions { build, memory_limit: arguments.shaders.memory_limit(), ..Default::default() };
     let mut generator = MoveGenerator::with_options(&context, options)?;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::ValueEnum;
-use gpu_movegen::chess::gpu::{Int64Mode, ShaderBuild, adapter_default};
+use gpu_movegen::chess::gpu::{Int64Mode, KernelFamily, ShaderBuild, adapter_default};
 use gpu_movegen::gpu::{GpuContext, GpuError};
 use gpu_movegen::sliders::SliderAlgorithm;
 use gpu_movegen::wgpu;
@@ -62,7 +62,9 @@ impl ShaderArgs {
         self.gpu_memory.map(|mebibytes| mebibytes << 20)
     }
 
-    pub fn build(self, context: &GpuContext) -> Result<ShaderBuild, gpu_movegen::gpu::GpuError> {
+    /// The build `family`'s kernels get from these arguments on `context`'s
+    /// device: the adapter table's choice where an argument says `auto`.
+    pub fn build(self, context: &GpuContext, family: KernelFamily) -> Result<ShaderBuild, gpu_movegen::gpu::GpuError> {
         let default = adapter_default(context.adapter_info.as_ref());
         let slider = match self.slider {
             SliderArg::Auto => default.slider,
@@ -75,7 +77,7 @@ impl ShaderArgs {
         };
         let available = context.device.features().contains(wgpu::Features::SHADER_INT64);
         let mode = match self.int64 {
-            Int64Arg::Auto if !default.native_u64 || !available => Int64Mode::Off,
+            Int64Arg::Auto if !default.native_u64_for(family) || !available => Int64Mode::Off,
             Int64Arg::Auto => Int64Mode::Auto,
             Int64Arg::On => Int64Mode::On,
             Int64Arg::Off => Int64Mode::Off,

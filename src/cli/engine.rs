@@ -286,7 +286,7 @@ fn open_gpu_engine(
     depth: u32,
     statistics: bool,
 ) -> Result<(GpuPerft, String), gpu_movegen::gpu::GpuError> {
-    let build = shaders.build(context)?;
+    let build = shaders.build(context, gpu_movegen::chess::gpu::KernelFamily::Chess)?;
     let description = format!("{}, {}", context.adapter_description(), build.name());
     let memory_limit = shaders.memory_limit();
     let (table_bytes, merge_transpositions) =

@@ -27,9 +27,15 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
     writeln!(stdout, "chosen: {}", context.adapter_description())?;
     let software = context.adapter_info.as_ref().is_some_and(auto_prefers_cpu);
     let default = gpu_movegen::chess::gpu::adapter_default(context.adapter_info.as_ref());
-    let native = default.native_u64 && context.device.features().contains(wgpu::Features::SHADER_INT64);
-    let build = gpu_movegen::chess::gpu::ShaderBuild { slider: default.slider, native_u64: native };
-    writeln!(stdout, "default shaders: {} ({})", build.name(), default.source)?;
+    let build = default.build_for(gpu_movegen::chess::gpu::KernelFamily::Chess, context.device.features());
+    let variant_build = default.build_for(gpu_movegen::chess::gpu::KernelFamily::Variants, context.device.features());
+    writeln!(
+        stdout,
+        "default shaders: {} for chess, {} for the variants ({})",
+        build.name(),
+        variant_build.name(),
+        default.source
+    )?;
     writeln!(
         stdout,
         "perft --backend auto: {}",

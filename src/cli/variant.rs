@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use gpu_movegen::Move;
-use gpu_movegen::chess::gpu::{ChessVariants, VariantGpuPerft, VariantKernels, VariantPerftOptions};
+use gpu_movegen::chess::gpu::{ChessVariants, KernelFamily, VariantGpuPerft, VariantKernels, VariantPerftOptions};
 use gpu_movegen::chess::stats::PerftStats;
 use gpu_movegen::chess::variant::{self, Variant, VariantPosition};
 use gpu_movegen::gpu::GpuContext;
@@ -37,7 +37,7 @@ impl VariantEngine {
         let CountingArgs { threads, backend, hash, shaders, quiet, devices } = counting;
         super::common::set_quiet(quiet);
         let open_on = |context: &GpuContext| -> Result<(VariantGpuPerft, String), gpu_movegen::gpu::GpuError> {
-            let kernels = VariantKernels { variant, shaders: shaders.build(context)? };
+            let kernels = VariantKernels { variant, shaders: shaders.build(context, KernelFamily::Variants)? };
             let memory_limit = shaders.memory_limit();
             let (table_bytes, merge_transpositions) =
                 gpu_movegen::gpu::perft::requested_table(context, hash.mebibytes, memory_limit, depth)?;
@@ -361,7 +361,7 @@ pub fn run_variant_verify(
     shaders: super::common::ShaderArgs,
 ) -> Result<ExitCode, CliError> {
     let context = super::common::open_gpu()?;
-    let kernels = VariantKernels { variant, shaders: shaders.build(&context)? };
+    let kernels = VariantKernels { variant, shaders: shaders.build(&context, KernelFamily::Variants)? };
     eprintln!("adapter: {}, {variant} kernels, {}", context.adapter_description(), kernels.shaders.name());
     let options = VariantPerftOptions { build: kernels, memory_limit: shaders.memory_limit(), ..Default::default() };
     let mut engine = super::common::announce_if_slow(

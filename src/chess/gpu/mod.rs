@@ -15,5 +15,5 @@ pub mod variant;
 
 pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
 pub use perft::{Chess, GpuPerft, PerftOptions};
-pub use shaders::{ADAPTER_DEFAULTS, AdapterDefault, Int64Mode, ShaderBuild, adapter_default};
+pub use shaders::{ADAPTER_DEFAULTS, AdapterDefault, Int64Mode, KernelFamily, ShaderBuild, adapter_default};
 pub use variant::{ChessVariants, VariantGpuPerft, VariantKernels, VariantPerftOptions};

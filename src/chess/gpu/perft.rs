@@ -116,7 +116,7 @@ impl ListedGame for Chess {
     }
 
     fn default_choice(context: &GpuContext) -> KernelChoice {
-        let (build, build_reason) = catalog::chess_default_build(context);
+        let (build, build_reason) = catalog::chess_default_build(context, super::KernelFamily::Chess);
         let (kernels, leaf_reason) = catalog::fused_kernels(context, FusedShape::Auto);
         KernelChoice { game: "chess", build: build.name(), build_reason, kernels, leaf_reason }
     }

@@ -63,8 +63,11 @@ pub struct AdapterDefault {
     pub class: AdapterClass,
     /// The slider algorithm measured fastest there.
     pub slider: SliderAlgorithm,
-    /// Native u64 where the adapter has SHADER_INT64.
+    /// Native u64 for the chess kernels where the adapter has SHADER_INT64.
     pub native_u64: bool,
+    /// The same for the variants' kernels, measured apart: their leaf
+    /// counts a different way, and prefers a different build on lavapipe.
+    pub variant_native_u64: bool,
     /// Where the choice comes from, for `gpu-movegen info` and the docs.
     pub source: &'static str,
 }
@@ -79,13 +82,17 @@ pub const ADAPTER_DEFAULTS: &[AdapterDefault] = &[
     AdapterDefault {
         class: AdapterClass { vendor: None, device_type: Some(wgpu::DeviceType::Cpu) },
         slider: SliderAlgorithm::KoggeStone,
-        native_u64: true,
-        source: "measured on lavapipe with the throughput example's slider table (BENCHMARKS.md)",
+        native_u64: false,
+        variant_native_u64: true,
+        source: "measured on lavapipe (BENCHMARKS.md): Kogge-Stone, on u32 pairs for chess (0.9 of the time of \
+                 native u64 with the looped leaf's siblings' view) and native u64 for the variants (0.8 of the time \
+                 of pairs)",
     },
     AdapterDefault {
         class: AdapterClass { vendor: Some(VENDOR_NVIDIA), device_type: None },
         slider: SliderAlgorithm::Magic,
         native_u64: false,
+        variant_native_u64: false,
         source: "not measured here yet: taken from perft_gpu's design notes, where magic lookups beat \
                  Kogge-Stone on NVIDIA GPUs",
     },
@@ -93,11 +100,41 @@ pub const ADAPTER_DEFAULTS: &[AdapterDefault] = &[
         class: AdapterClass { vendor: None, device_type: None },
         slider: SliderAlgorithm::KoggeStone,
         native_u64: false,
+        variant_native_u64: false,
         source: "no timing for this adapter class: the portable default, on u32 pairs because a GPU compiler \
                  holds the native-u64 Kogge-Stone lanes in more registers (RADV's ACO: 84 VGPRs against 60 in the \
                  per-move leaf kernel, scripts/gpu-shader-stats)",
     },
 ];
+
+/// The kernels a build is for: the adapter table measures chess's and the
+/// variants' apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelFamily {
+    /// Standard chess and Chess960.
+    Chess,
+    /// The lichess variants.
+    Variants,
+}
+
+impl AdapterDefault {
+    /// Whether `family`'s kernels are built on native u64 where the adapter
+    /// has SHADER_INT64.
+    pub fn native_u64_for(&self, family: KernelFamily) -> bool {
+        match family {
+            KernelFamily::Chess => self.native_u64,
+            KernelFamily::Variants => self.variant_native_u64,
+        }
+    }
+
+    /// The build `family` gets by default on a device with `features`.
+    pub fn build_for(&self, family: KernelFamily, features: wgpu::Features) -> ShaderBuild {
+        ShaderBuild {
+            slider: self.slider,
+            native_u64: self.native_u64_for(family) && features.contains(wgpu::Features::SHADER_INT64),
+        }
+    }
+}
 
 impl AdapterClass {
     fn matches(&self, info: &wgpu::AdapterInfo) -> bool {

@@ -98,6 +98,7 @@ impl PerftGame for ChessVariants {
 impl ListedGame for ChessVariants {
     const NOTATION: &'static str = "FEN";
     const MAX_DEPTH: u32 = crate::chess::perft::MAX_DEPTH;
+    const KERNEL_FAMILY: super::KernelFamily = super::KernelFamily::Variants;
 
     fn read(text: Option<&str>, variant: Variant, _: u32) -> Result<VariantPosition, ReadError> {
         registry::read_or_start(text, || VariantPosition::start(variant), |fen| VariantPosition::from_fen(variant, fen))
@@ -142,7 +143,13 @@ impl ListedGame for ChessVariants {
 
     /// Chess's: the variants run on chess's slider builds and leaf shapes.
     fn default_choice(context: &GpuContext) -> KernelChoice {
-        KernelChoice { game: "variants", ..<super::Chess as ListedGame>::default_choice(context) }
+        let (build, build_reason) = catalog::chess_default_build(context, super::KernelFamily::Variants);
+        KernelChoice {
+            game: "variants",
+            build: build.name(),
+            build_reason,
+            ..<super::Chess as ListedGame>::default_choice(context)
+        }
     }
 }
 
