@@ -249,3 +249,36 @@ fn every_shape_of_the_last_plies_counts_the_same() {
         assert!(gpu.statistics().split_levels > 0, "{:?}", gpu.statistics());
     }
 }
+
+/// The looped leaf (one invocation per position, what software adapters
+/// run) counts most children from their parent's view and recounts the
+/// king's, pawns' and knights' moves only where the parent's move could
+/// change them. Those regions are tightest around castling and exposed
+/// kings, so its roots come from random play out of every Chess960 start
+/// (castling with rooks on every file), Kiwipete and the wiki's position 4,
+/// against the CPU.
+#[test]
+fn the_looped_leaf_matches_the_cpu_where_castling_and_kings_are_exposed() {
+    let context = context();
+    let mut starts: Vec<Position> = common::chess960_starts().into_iter().step_by(4).collect();
+    starts.push(kiwipete());
+    starts.push(Position::from_fen(common::POSITION_4).expect("position 4 parses"));
+    let roots = common::random_positions(&starts, 6, 24, 52);
+    assert_eq!(roots.len(), starts.len() * 6);
+    let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 3)).collect();
+    let options = PerftOptions { fused_leaves: true, fused_shape: FusedShape::PerPosition, ..Default::default() };
+    let mut gpu = engine(&context, options);
+    let counts = gpu.perft(&roots, 3, &mut |_| {}).unwrap();
+    assert_eq!(counts.len(), roots.len());
+    let wrong: Vec<String> = (0..roots.len())
+        .filter(|&index| counts[index] != expected[index])
+        .map(|index| format!("{}: {} on the GPU, {} on the CPU", roots[index].to_fen(), counts[index], expected[index]))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} roots differ, first {:?}",
+        wrong.len(),
+        roots.len(),
+        &wrong[..wrong.len().min(3)]
+    );
+}

@@ -17,7 +17,10 @@
 // each part from the view unless the move touched that part's squares.
 // CPU twin: src/chess/fast_perft/siblings.rs, which recounts its sliders
 // one by one; here they are recounted set-wise, with one fill, because the
-// lanes of a SIMD group run a recount when any of them needs it.
+// lanes of a SIMD group run a recount when any of them needs it. For that
+// reason too the regions here are tighter than the twin's: only the
+// parent's side moves, so the king's, pawns' and knights' regions leave
+// out what no move of that side can change (`sibling_king_region`).
 
 #import movegen
 
@@ -43,32 +46,33 @@ struct SiblingView {
     // along their pin lines.
     pinned: Bitboard,
     pinned_slider_moves: u32,
-    // The king's steps and castlings, and every square whose change may
-    // change them.
+    // The king's steps and castlings. A child recounts them when the move
+    // leaves a square of `king_departures` or lands on one of
+    // `king_arrivals` or of the arrivals of its own piece (`king_near`
+    // for a pawn or a king, `king_knight`, `king_diagonal`,
+    // `king_straight`; a queen takes the last two).
     king_moves: u32,
-    king_region: Bitboard,
-    // The unpinned knights' moves (they change only when a piece of that
-    // side is captured).
+    king_departures: Bitboard,
+    king_arrivals: Bitboard,
+    king_near: Bitboard,
+    king_knight: Bitboard,
+    king_diagonal: Bitboard,
+    king_straight: Bitboard,
+    // The unpinned knights' moves, and the pieces of that side whose
+    // capture changes them: those knights and the pieces they reach (no
+    // other move changes them).
     knight_moves: u32,
+    knight_region: Bitboard,
     // The unpinned sliders' moves, and every square one of them stands on
     // or reaches.
     slider_moves: u32,
     watched: Bitboard,
     // The pawns' moves, and every square whose change may change them:
-    // the pawns' own, the one or two ahead of each, and those they capture on.
+    // the pawns' own, those they capture on, the one ahead of each unless
+    // a piece of ours stands there, and the second ahead of a pawn that
+    // may push twice past an empty square, unless a piece of ours stands there.
     pawn_moves: u32,
     pawn_region: Bitboard,
-}
-
-// Every square from which a piece could attack a square of `squares` (a
-// pawn: one of the side `side`'s enemies), the lines seen through
-// `occupied`: one set-wise fill for them all.
-fn sibling_attack_sources(squares: Bitboard, side: u32, occupied: Bitboard) -> Bitboard {
-    let rank = squares | bitboard_shift_left(squares & ~files_mask(0x80u), 1u)
-        | bitboard_shift_right(squares & ~files_mask(0x01u), 1u);
-    let king_steps = rank | bitboard_shift_left(rank, 8u) | bitboard_shift_right(rank, 8u);
-    return slider_attacks_setwise(squares, squares, occupied) | knight_attacks_setwise(squares) | king_steps
-        | pawn_attacks_setwise(squares, side);
 }
 
 // The steps and castlings of the king of `side` on `king` (not in check)
@@ -83,35 +87,108 @@ fn sibling_king_moves(position: PackedPosition, side: u32, king: u32) -> u32 {
             packed_orthogonal(position) & theirs));
 }
 
-// The squares whose change may change the king's steps and castlings:
-// its neighbours, the rooks that may castle, every square a castling
-// crosses, and every square from which a piece could attack a square the
-// king may step to or cross, seen with the king and those rooks lifted
-// (castling_rooks' test of the rank beside the king's destination looks
-// no further than those lines). Every square when the king has more than
-// three squares to step to: an open king's steps would cost more here
-// than its children would save, and they count them themselves.
-fn sibling_king_region(position: PackedPosition, side: u32, king: u32) -> Bitboard {
-    let neighbours = table_king_attacks(king);
-    let candidates = neighbours & ~packed_color(position, side);
-    if bitboard_count(candidates) > 3u {
-        return ~BITBOARD_EMPTY;
+// Where a move of the other side must leave or land to change the steps
+// and castlings of the king of `side` on `king`: the squares of
+// `SiblingView`'s king fields. Only that side moves, so a square holding a
+// piece of ours can only be captured, never emptied.
+struct KingRegion {
+    departures: Bitboard,
+    arrivals: Bitboard,
+    near: Bitboard,
+    knight: Bitboard,
+    diagonal: Bitboard,
+    straight: Bitboard,
+}
+
+// Adds to `region` the pieces that attack `square` or shield it from one
+// of their sliders alone, and the squares between it and the sliders that
+// attack it, the lines seen through `occupied` (without the king, which
+// shields nothing from itself). A square's attackers change when one of
+// them leaves, when such a shield leaves, when a piece lands between it
+// and a slider that attacks it, or when a piece lands where its kind
+// attacks it (the lines sibling_king_region adds).
+fn sibling_guard_square(region: ptr<function, KingRegion>, square: u32, side: u32, occupied: Bitboard,
+    theirs: Bitboard, position: PackedPosition) {
+    let near = table_king_attacks(square);
+    let knight = table_knight_attacks(square);
+    (*region).departures = (*region).departures | (near & packed_kings(position) & theirs)
+        | (knight & packed_knights(position) & theirs)
+        | (table_pawn_attacks(side, square) & packed_pawns(position) & theirs);
+    (*region).near = (*region).near | near;
+    (*region).knight = (*region).knight | knight;
+    (*region).diagonal = (*region).diagonal | table_bishop_rays(square);
+    (*region).straight = (*region).straight | table_rook_rays(square);
+    var snipers = (table_bishop_rays(square) & packed_diagonal(position) & theirs)
+        | (table_rook_rays(square) & packed_orthogonal(position) & theirs);
+    while !bitboard_is_empty(snipers) {
+        let sniper = bitboard_first(snipers);
+        snipers = bitboard_without_first(snipers);
+        let between = table_between(square, sniper);
+        let blockers = between & occupied;
+        if bitboard_is_empty(blockers) {
+            (*region).departures = (*region).departures | bitboard_from_square(sniper);
+            (*region).arrivals = (*region).arrivals | between;
+        } else if !bitboard_has_several(blockers) {
+            (*region).departures = (*region).departures | blockers;
+        }
     }
+}
+
+// The squares whose change may change the king's steps and castlings:
+// every move that captures a piece of ours beside the king (a new square
+// to step to), and what sibling_guard_square says of each square the king
+// may step to. Castlings: none for a rook whose path holds a piece of
+// ours, which no move of theirs removes; for the others, the rook, every
+// square the castling crosses, and what sibling_guard_square says of each
+// square the king crosses, seen with the king and those rooks lifted (which
+// covers castling_rooks' test of the rank beside the king's destination).
+// Lifting a piece only adds squares to the region.
+fn sibling_king_region(position: PackedPosition, side: u32, king: u32) -> KingRegion {
+    var region: KingRegion;
+    let ours = packed_color(position, side);
+    let theirs = packed_occupied(position) & ~ours;
+    let neighbours = table_king_attacks(king);
+    let lifted = packed_occupied(position) & ~bitboard_from_square(king);
     var files = (position.state >> (16u + 8u * side)) & 0xffu;
     let base = king & 56u;
-    var lifted = packed_occupied(position) & ~bitboard_from_square(king);
-    var region = neighbours;
-    var tested = candidates;
+    var castling = BITBOARD_EMPTY;
+    var tested = BITBOARD_EMPTY;
+    var rooks_lifted = lifted;
     while files != 0u {
         let rook = base + firstTrailingBit(files);
         files = files & (files - 1u);
         let destinations = castling_targets(king, rook);
         let path = rank_span(base, king & 7u, destinations.x & 7u);
-        lifted = lifted & ~bitboard_from_square(rook);
-        region = region | bitboard_from_square(rook) | path | rank_span(base, rook & 7u, destinations.y & 7u);
+        let crossed = (path | rank_span(base, rook & 7u, destinations.y & 7u))
+            & ~bitboard_from_square(king) & ~bitboard_from_square(rook);
+        if !bitboard_is_empty(crossed & ours) {
+            continue;
+        }
+        rooks_lifted = rooks_lifted & ~bitboard_from_square(rook);
+        castling = castling | bitboard_from_square(rook) | crossed;
         tested = tested | path;
     }
-    return region | sibling_attack_sources(tested, side, lifted);
+    region.departures = castling;
+    region.arrivals = castling | (neighbours & ours);
+    let candidates = neighbours & ~ours;
+    var remaining = candidates;
+    while !bitboard_is_empty(remaining) {
+        sibling_guard_square(&region, bitboard_first(remaining), side, lifted, theirs, position);
+        remaining = bitboard_without_first(remaining);
+    }
+    remaining = tested;
+    while !bitboard_is_empty(remaining) {
+        sibling_guard_square(&region, bitboard_first(remaining), side, rooks_lifted, theirs, position);
+        remaining = bitboard_without_first(remaining);
+    }
+    // Where a bishop, a rook or a queen attacks one of them: one fill for
+    // all, seen with the castling rooks lifted too, and kept to the rays of
+    // each kind (which takes in a few squares another one's lines cross:
+    // they only recount more often).
+    let lines = slider_attacks_setwise(candidates | tested, candidates | tested, rooks_lifted);
+    region.diagonal = region.diagonal & lines;
+    region.straight = region.straight & lines;
+    return region;
 }
 
 // The moves of the pawns of `side` in `position` with no en passant square:
@@ -209,31 +286,45 @@ fn sibling_view(parent: PackedPosition) -> SiblingView {
     view.straight_landing = straight_lines;
 
     view.king_moves = sibling_king_moves(parent, side, king);
-    view.king_region = sibling_king_region(parent, side, king);
+    let region = sibling_king_region(parent, side, king);
+    view.king_departures = region.departures;
+    view.king_arrivals = region.arrivals;
+    view.king_near = region.near;
+    view.king_knight = region.knight;
+    view.king_diagonal = region.diagonal;
+    view.king_straight = region.straight;
 
-    view.knight_moves = knight_count_setwise(packed_knights(parent) & ours & ~pinned, ~ours);
+    let knights = packed_knights(parent) & ours & ~pinned;
+    view.knight_moves = knight_count_setwise(knights, ~ours);
+    view.knight_region = (knights | knight_attacks_setwise(knights)) & ours;
     let diagonal = packed_diagonal(parent) & ours & ~pinned;
     let straight = packed_orthogonal(parent) & ours & ~pinned;
     view.slider_moves = slider_count_setwise(diagonal, straight, occupied, ~ours);
     view.watched = slider_attacks_setwise(diagonal, straight, occupied) | diagonal | straight;
 
+    // Only their side moves: a square holding a piece of ours stays
+    // occupied, so a pawn blocked by one of ours pushes in no child, and
+    // a double push needs an empty square ahead of a pawn on its first rank.
     let pawns = packed_pawns(parent) & ours;
     view.pawn_moves = sibling_pawn_moves(parent, side, king, pinned);
     var ahead: Bitboard;
+    var second: Bitboard;
     var west: Bitboard;
     var east: Bitboard;
     let west_pawns = pawns & ~files_mask(0x01u);
     let east_pawns = pawns & ~files_mask(0x80u);
     if side == WHITE {
-        ahead = bitboard_shift_left(pawns, 8u) | bitboard_shift_left(pawns, 16u);
+        ahead = bitboard_shift_left(pawns, 8u);
+        second = bitboard_shift_left(bitboard_shift_left(pawns & bitboard_make(0x0000ff00u, 0u), 8u) & ~occupied, 8u);
         west = bitboard_shift_left(west_pawns, 7u);
         east = bitboard_shift_left(east_pawns, 9u);
     } else {
-        ahead = bitboard_shift_right(pawns, 8u) | bitboard_shift_right(pawns, 16u);
+        ahead = bitboard_shift_right(pawns, 8u);
+        second = bitboard_shift_right(bitboard_shift_right(pawns & bitboard_make(0u, 0x00ff0000u), 8u) & ~occupied, 8u);
         west = bitboard_shift_right(west_pawns, 9u);
         east = bitboard_shift_right(east_pawns, 7u);
     }
-    view.pawn_region = pawns | ahead | west | east;
+    view.pawn_region = pawns | ((ahead | second) & ~ours) | west | east;
     return view;
 }
 
@@ -264,20 +355,33 @@ fn sibling_covers(view: SiblingView, parent: PackedPosition, child: PackedPositi
     return view.usable && plain && bitboard_is_empty(touched & view.exposed) && bitboard_is_empty(to_bit & landing);
 }
 
+// Whether the move `word` may change the king's steps or castlings.
+fn sibling_king_touched(view: SiblingView, word: u32) -> bool {
+    var arrivals = view.king_arrivals;
+    switch (word >> 12u) & 7u {
+        case PIECE_KNIGHT: { arrivals = arrivals | view.king_knight; }
+        case PIECE_BISHOP: { arrivals = arrivals | view.king_diagonal; }
+        case PIECE_ROOK: { arrivals = arrivals | view.king_straight; }
+        case PIECE_QUEEN: { arrivals = arrivals | view.king_diagonal | view.king_straight; }
+        default: { arrivals = arrivals | view.king_near; }
+    }
+    return bitboard_contains(view.king_departures, word & 63u) || bitboard_contains(arrivals, (word >> 6u) & 63u);
+}
+
 // The legal moves of `child`, which the move `word` made and `view` covers.
 fn sibling_count(view: SiblingView, parent: PackedPosition, child: PackedPosition, word: u32) -> u32 {
     let from_square = word & 63u;
     let to_square = (word >> 6u) & 63u;
     let touched = bitboard_from_square(from_square) | bitboard_from_square(to_square);
     var total = view.pinned_slider_moves;
-    if bitboard_is_empty(touched & view.king_region) {
+    if !sibling_king_touched(view, word) {
         total += view.king_moves;
     } else {
         total += sibling_king_moves(child, view.side, view.king);
     }
     // A capture frees its square for every piece that reached it.
     let ours = packed_color(child, view.side);
-    if bitboard_contains(packed_occupied(parent), to_square) {
+    if bitboard_contains(view.knight_region, to_square) {
         total += knight_count_setwise(packed_knights(child) & ours & ~view.pinned, ~ours);
     } else {
         total += view.knight_moves;
