@@ -355,6 +355,55 @@ fn sibling_covers(view: SiblingView, parent: PackedPosition, child: PackedPositi
     return view.usable && plain && bitboard_is_empty(touched & view.exposed) && bitboard_is_empty(to_bit & landing);
 }
 
+// The count of a child that the view covers and whose move touches none
+// of its parts' regions: every part as the view counted it.
+fn sibling_whole(view: SiblingView) -> u32 {
+    return view.pinned_slider_moves + view.king_moves + view.knight_moves + view.slider_moves + view.pawn_moves;
+}
+
+// Of the legal `destinations` of the parent's `piece` on `from_square`,
+// those whose children the view covers with no part recounted: each of
+// those children counts `sibling_whole(view)`, so the leaf adds them up by
+// popcount without making them. A destination is left out when
+// `sibling_covers` or a part of `sibling_count` would look at it; so are
+// castling (onto our own rook), en passant, promotions and a double push
+// that leaves an en passant square, which are not plain moves.
+fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from_square: u32, destinations: Bitboard) -> Bitboard {
+    let regions = view.exposed | view.watched | view.pawn_region;
+    if !view.usable || bitboard_contains(regions | view.king_departures, from_square) {
+        return BITBOARD_EMPTY;
+    }
+    let mover = 1u - view.side;
+    var left_out = regions | view.king_arrivals | view.knight_region | packed_color(parent, mover);
+    switch piece {
+        case PIECE_PAWN: {
+            left_out = left_out | view.pawn_landing | view.king_near | bitboard_make(0xffu, 0xff000000u);
+            let passant = (parent.state >> 8u) & 255u;
+            if passant != NO_SQUARE {
+                left_out = left_out | bitboard_from_square(passant);
+            }
+            // A double push beside one of their pawns leaves an en passant square.
+            let jump = select(from_square - 16u, from_square + 16u, mover == WHITE);
+            let first_rank = select(6u, 1u, mover == WHITE);
+            if (from_square >> 3u) == first_rank {
+                let beside = (bitboard_from_square(jump + 1u) & ~files_mask(0x01u))
+                    | (bitboard_from_square(jump - 1u) & ~files_mask(0x80u));
+                if !bitboard_is_empty(beside & packed_pawns(parent) & packed_color(parent, view.side)) {
+                    left_out = left_out | bitboard_from_square(jump);
+                }
+            }
+        }
+        case PIECE_KNIGHT: { left_out = left_out | view.knight_landing | view.king_knight; }
+        case PIECE_BISHOP: { left_out = left_out | view.diagonal_landing | view.king_diagonal; }
+        case PIECE_ROOK: { left_out = left_out | view.straight_landing | view.king_straight; }
+        case PIECE_QUEEN: {
+            left_out = left_out | view.diagonal_landing | view.king_diagonal | view.straight_landing | view.king_straight;
+        }
+        default: { left_out = left_out | view.king_near; }
+    }
+    return destinations & ~left_out;
+}
+
 // Whether the move `word` may change the king's steps or castlings.
 fn sibling_king_touched(view: SiblingView, word: u32) -> bool {
     var arrivals = view.king_arrivals;

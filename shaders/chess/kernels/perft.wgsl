@@ -232,49 +232,85 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return legal_move_count_packed(play_move_word(perft_record(parent), move_word));
 }
 
-// The uncovered moves a looped leaf holds at once; with more, the walk
-// stops while those are counted, and then goes on.
-const DEFERRED_MOVES: u32 = 16u;
+// The moves a looped leaf lists at once to walk one by one; with more, it
+// walks those first, and then goes on listing.
+const LISTED_MOVES: u32 = 16u;
 
-// The children's moves of the position in `slot`, its moves from the move
-// walk. The children the siblings' view covers (siblings.wgsl) are counted
-// from it as the walk meets them; the others wait in a list and are
-// counted whole after the walk, so that the lanes of a SIMD group, each on
-// its own position, run the whole count together rather than whenever one
-// of them meets such a child. Each of the three is called from one place,
-// which keeps the kernel small enough for lavapipe to compile quickly.
+// The children's moves of the position in `slot`, from its legal moves.
+// Most children the siblings' view (siblings.wgsl) counts untouched: their
+// moves touch no square the view watches, so each has the same count, and
+// a piece's such children are added up by popcount, without being made or
+// walked (`sibling_untouched`). The leaf goes in rounds: it takes pieces,
+// adding up their untouched children and listing their other moves, until
+// the list is full or no piece is left; then it makes the listed children,
+// counts those the view covers from it, and counts the others whole. So
+// the lanes of a SIMD group, each on its own position, take their pieces
+// together, and run the whole count together, rather than whenever one of
+// them needs to. Each of the three counts is called from one place, which
+// keeps the kernel small enough for lavapipe to compile quickly.
 fn perft_leaf_children(slot: u32) -> u32 {
     let record = perft_record(slot);
     let board = arena_position(slot);
     let view = sibling_view(record);
-    var walk = move_walk_begin(board);
-    var deferred: array<u32, DEFERRED_MOVES>;
+    let whole = sibling_whole(view);
+    var pieces = piece_walk_begin(board);
+    // The moves listed, and then those the view does not cover.
+    var listed: array<u32, LISTED_MOVES>;
+    // The piece being listed: its square and kind, and the moves left to list.
+    var from_square = NO_SQUARE;
+    var piece = PIECE_NONE;
+    var pending = BITBOARD_EMPTY;
+    var pieces_left = true;
     var count = 0u;
-    var walked = false;
     loop {
-        var deferred_count = 0u;
+        var listed_count = 0u;
         loop {
-            let step = move_walk_next(board, &walk);
-            if step.from_square == NO_SQUARE {
-                walked = true;
+            if bitboard_is_empty(pending) {
+                let step = piece_walk_next(board, &pieces);
+                if step.from_square == NO_SQUARE {
+                    pieces_left = false;
+                    break;
+                }
+                let untouched = sibling_untouched(view, record, step.piece, step.from_square, step.destinations);
+                count += bitboard_count(untouched) * whole;
+                from_square = step.from_square;
+                piece = step.piece;
+                pending = step.destinations & ~untouched;
+            }
+            // A promotion lists four moves at once, so the list keeps room for them.
+            while !bitboard_is_empty(pending) && listed_count <= LISTED_MOVES - 4u {
+                let to_square = bitboard_first(pending);
+                pending = bitboard_without_first(pending);
+                if moves_per_destination(piece, to_square) == 4u {
+                    for (var order = 0u; order < 4u; order++) {
+                        listed[listed_count + order] = move_word(from_square, to_square, PIECE_PAWN, PIECE_QUEEN - order);
+                    }
+                    listed_count += 4u;
+                } else {
+                    listed[listed_count] = move_word(from_square, to_square, piece, PIECE_NONE);
+                    listed_count += 1u;
+                }
+            }
+            if !bitboard_is_empty(pending) {
                 break;
             }
-            let word = move_word(step.from_square, step.to_square, step.piece, step.promotion);
+        }
+        // The children the view does not cover move to the front of the list.
+        var uncovered = 0u;
+        for (var index = 0u; index < listed_count; index++) {
+            let word = listed[index];
             let child = play_move_word(record, word);
             if sibling_covers(view, record, child, word) {
                 count += sibling_count(view, record, child, word);
             } else {
-                deferred[deferred_count] = word;
-                deferred_count += 1u;
-                if deferred_count == DEFERRED_MOVES {
-                    break;
-                }
+                listed[uncovered] = word;
+                uncovered += 1u;
             }
         }
-        for (var index = 0u; index < deferred_count; index++) {
-            count += legal_move_count_packed(play_move_word(record, deferred[index]));
+        for (var index = 0u; index < uncovered; index++) {
+            count += legal_move_count_packed(play_move_word(record, listed[index]));
         }
-        if walked {
+        if !pieces_left && bitboard_is_empty(pending) {
             break;
         }
     }
