@@ -265,10 +265,34 @@ fn the_looped_leaf_matches_the_cpu_where_castling_and_kings_are_exposed() {
     starts.push(Position::from_fen(common::POSITION_4).expect("position 4 parses"));
     let roots = common::random_positions(&starts, 6, 24, 52);
     assert_eq!(roots.len(), starts.len() * 6);
-    let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, 3)).collect();
+    assert_the_looped_leaf_matches_the_cpu(&context, &roots, 3);
+}
+
+/// The looped leaf adds up by popcount the children whose moves touch
+/// none of its view's regions, and must leave out every move that is not
+/// plain: promotions, castling, en passant and a double push beside a pawn
+/// of the other side. The suites hold all of them at their roots, so the
+/// roots themselves (depth 2) and their children (depth 3) are the
+/// parents here, with a few plies of random play from each for more.
+#[test]
+fn the_looped_leaf_leaves_out_promotions_castling_and_en_passant() {
+    let context = context();
+    let suites = common::suite_positions();
+    let mut roots = suites.clone();
+    roots.extend(common::random_positions(&suites, 4, 6, 61));
+    assert_eq!(roots.len(), suites.len() * 5);
+    for depth in [2, 3] {
+        assert_the_looped_leaf_matches_the_cpu(&context, &roots, depth);
+    }
+}
+
+/// Counts `roots` to `depth` through the looped leaf, and names the first
+/// roots whose counts differ from the CPU's.
+fn assert_the_looped_leaf_matches_the_cpu(context: &GpuContext, roots: &[Position], depth: u32) {
+    let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, depth)).collect();
     let options = PerftOptions { fused_leaves: true, fused_shape: FusedShape::PerPosition, ..Default::default() };
-    let mut gpu = engine(&context, options);
-    let counts = gpu.perft(&roots, 3, &mut |_| {}).unwrap();
+    let mut gpu = engine(context, options);
+    let counts = gpu.perft(roots, depth, &mut |_| {}).unwrap();
     assert_eq!(counts.len(), roots.len());
     let wrong: Vec<String> = (0..roots.len())
         .filter(|&index| counts[index] != expected[index])
@@ -276,7 +300,7 @@ fn the_looped_leaf_matches_the_cpu_where_castling_and_kings_are_exposed() {
         .collect();
     assert!(
         wrong.is_empty(),
-        "{} of {} roots differ, first {:?}",
+        "perft({depth}): {} of {} roots differ, first {:?}",
         wrong.len(),
         roots.len(),
         &wrong[..wrong.len().min(3)]
