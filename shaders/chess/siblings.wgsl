@@ -343,16 +343,33 @@ fn sibling_covers(view: SiblingView, parent: PackedPosition, child: PackedPositi
     let passant = piece == PIECE_PAWN && ((from_square ^ to_square) & 7u) != 0u
         && bitboard_is_empty(to_bit & packed_occupied(parent));
     let plain = !castles && !passant && promotion == PIECE_NONE && ((child.state >> 8u) & 255u) == NO_SQUARE;
-    var landing = BITBOARD_EMPTY;
+    return view.usable && plain && bitboard_is_empty(touched & view.exposed)
+        && bitboard_is_empty(to_bit & sibling_landing(view, piece));
+}
+
+// Where a piece of the parent's side of kind `piece` would check the
+// view's king or may pin a piece to it.
+fn sibling_landing(view: SiblingView, piece: u32) -> Bitboard {
     switch piece {
-        case PIECE_PAWN: { landing = view.pawn_landing; }
-        case PIECE_KNIGHT: { landing = view.knight_landing; }
-        case PIECE_BISHOP: { landing = view.diagonal_landing; }
-        case PIECE_ROOK: { landing = view.straight_landing; }
-        case PIECE_QUEEN: { landing = view.diagonal_landing | view.straight_landing; }
-        default: {}
+        case PIECE_PAWN: { return view.pawn_landing; }
+        case PIECE_KNIGHT: { return view.knight_landing; }
+        case PIECE_BISHOP: { return view.diagonal_landing; }
+        case PIECE_ROOK: { return view.straight_landing; }
+        case PIECE_QUEEN: { return view.diagonal_landing | view.straight_landing; }
+        default: { return BITBOARD_EMPTY; }
     }
-    return view.usable && plain && bitboard_is_empty(touched & view.exposed) && bitboard_is_empty(to_bit & landing);
+}
+
+// Where a piece of the parent's side of kind `piece` may land to change
+// the king's steps or castlings.
+fn sibling_king_arrivals(view: SiblingView, piece: u32) -> Bitboard {
+    switch piece {
+        case PIECE_KNIGHT: { return view.king_arrivals | view.king_knight; }
+        case PIECE_BISHOP: { return view.king_arrivals | view.king_diagonal; }
+        case PIECE_ROOK: { return view.king_arrivals | view.king_straight; }
+        case PIECE_QUEEN: { return view.king_arrivals | view.king_diagonal | view.king_straight; }
+        default: { return view.king_arrivals | view.king_near; }
+    }
 }
 
 // The count of a child that the view covers and whose move touches none
@@ -374,47 +391,32 @@ fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from
         return BITBOARD_EMPTY;
     }
     let mover = 1u - view.side;
-    var left_out = regions | view.king_arrivals | view.knight_region | packed_color(parent, mover);
-    switch piece {
-        case PIECE_PAWN: {
-            left_out = left_out | view.pawn_landing | view.king_near | bitboard_make(0xffu, 0xff000000u);
-            let passant = (parent.state >> 8u) & 255u;
-            if passant != NO_SQUARE {
-                left_out = left_out | bitboard_from_square(passant);
-            }
-            // A double push beside one of their pawns leaves an en passant square.
-            let jump = select(from_square - 16u, from_square + 16u, mover == WHITE);
-            let first_rank = select(6u, 1u, mover == WHITE);
-            if (from_square >> 3u) == first_rank {
-                let beside = (bitboard_from_square(jump + 1u) & ~files_mask(0x01u))
-                    | (bitboard_from_square(jump - 1u) & ~files_mask(0x80u));
-                if !bitboard_is_empty(beside & packed_pawns(parent) & packed_color(parent, view.side)) {
-                    left_out = left_out | bitboard_from_square(jump);
-                }
+    var left_out = regions | view.knight_region | packed_color(parent, mover) | sibling_landing(view, piece)
+        | sibling_king_arrivals(view, piece);
+    if piece == PIECE_PAWN {
+        left_out = left_out | bitboard_make(0xffu, 0xff000000u);
+        let passant = (parent.state >> 8u) & 255u;
+        if passant != NO_SQUARE {
+            left_out = left_out | bitboard_from_square(passant);
+        }
+        // A double push beside one of their pawns leaves an en passant square.
+        let jump = select(from_square - 16u, from_square + 16u, mover == WHITE);
+        let first_rank = select(6u, 1u, mover == WHITE);
+        if (from_square >> 3u) == first_rank {
+            let beside = (bitboard_from_square(jump + 1u) & ~files_mask(0x01u))
+                | (bitboard_from_square(jump - 1u) & ~files_mask(0x80u));
+            if !bitboard_is_empty(beside & packed_pawns(parent) & packed_color(parent, view.side)) {
+                left_out = left_out | bitboard_from_square(jump);
             }
         }
-        case PIECE_KNIGHT: { left_out = left_out | view.knight_landing | view.king_knight; }
-        case PIECE_BISHOP: { left_out = left_out | view.diagonal_landing | view.king_diagonal; }
-        case PIECE_ROOK: { left_out = left_out | view.straight_landing | view.king_straight; }
-        case PIECE_QUEEN: {
-            left_out = left_out | view.diagonal_landing | view.king_diagonal | view.straight_landing | view.king_straight;
-        }
-        default: { left_out = left_out | view.king_near; }
     }
     return destinations & ~left_out;
 }
 
 // Whether the move `word` may change the king's steps or castlings.
 fn sibling_king_touched(view: SiblingView, word: u32) -> bool {
-    var arrivals = view.king_arrivals;
-    switch (word >> 12u) & 7u {
-        case PIECE_KNIGHT: { arrivals = arrivals | view.king_knight; }
-        case PIECE_BISHOP: { arrivals = arrivals | view.king_diagonal; }
-        case PIECE_ROOK: { arrivals = arrivals | view.king_straight; }
-        case PIECE_QUEEN: { arrivals = arrivals | view.king_diagonal | view.king_straight; }
-        default: { arrivals = arrivals | view.king_near; }
-    }
-    return bitboard_contains(view.king_departures, word & 63u) || bitboard_contains(arrivals, (word >> 6u) & 63u);
+    return bitboard_contains(view.king_departures, word & 63u)
+        || bitboard_contains(sibling_king_arrivals(view, (word >> 12u) & 7u), (word >> 6u) & 63u);
 }
 
 // The legal moves of `child`, which the move `word` made and `view` covers.
