@@ -31,6 +31,9 @@
 #import perft_memory
 
 // Rust twin: PerftParameters in src/gpu/perft/mod.rs.
+// `parameters.leaves` of a count_leaves_looped dispatch over pairs.
+const LEAVES_OF_PAIRS: u32 = 2u;
+
 struct PerftParameters {
     // First arena slot of the positions to work on, and how many.
     start: u32,
@@ -47,6 +50,7 @@ struct PerftParameters {
     merge_slots: u32,
     // count_moves: 1 to add the counts to the roots' totals (or, with
     // tables, to store them as the slots' subtree counts), 0 to store them for the scan.
+    // count_leaves_looped: LEAVES_OF_PAIRS when its slots hold pairs.
     leaves: u32,
     // 1 when the run keeps subtree counts per slot and a transposition table.
     tables: u32,
@@ -212,7 +216,8 @@ const RUN_PARENT_LEAVES: u32 = 2u;
 // Adds the sum of a run of equal targets (see accumulate_runs). A parent's
 // pairs' leaves go with tables to its subtree count, and to totals[0] for
 // progress; otherwise, times its multiplicity, to its root's total (at most
-// POSITION_WORKGROUP moves of MAX_LEGAL_MOVES leaves: within the low word).
+// POSITION_WORKGROUP moves of MAX_LEGAL_MOVES leaves each, or of its
+// square below a looped leaf's pairs: within the low word).
 fn add_run(kind: u32, counter: u32, sum: vec2<u32>) {
     if kind != RUN_PARENT_LEAVES {
         add_to_counter(kind == RUN_SUBTREES, counter, sum);

@@ -19,8 +19,8 @@
 //       the position after `move_word` from the one in `parent`;
 //   fn perft_pair_leaves(parent: u32, move_word: u32) -> u32
 //       the legal moves of that position;
-//   fn perft_leaf_children(slot: u32) -> u32
-//       the legal moves of every child of the position in `slot`, added
+//   fn perft_leaf_children(record: PerftRecord) -> u32
+//       the legal moves of every child of the position `record`, added
 //       up in one loop (one call site of the game's count, which a driver
 //       inlines there: a software adapter compiles it at every cold start);
 // and gets four kernels, one invocation each, POSITION_WORKGROUP per
@@ -30,7 +30,10 @@
 // (per pair: the child's legal moves, to the parent's subtree count with
 // tables or, times the parent's multiplicity, to its root's total) and
 // `count_leaves_looped` (per slot of the last stored level: its
-// perft_leaf_children, as perft_leaf_result says). Each of the first three
+// perft_leaf_children, as perft_leaf_result says; or, where no level is
+// merged, per pair of the level above it: the child's, to its parent as
+// `count_leaves_fused` adds, which spares writing that level's
+// positions and reading them back). Each of the first three
 // holds one of move generation, making a move and counting, never two at
 // once, and lanes of a SIMD group do equal work: one move each.
 
@@ -87,12 +90,34 @@ fn count_leaves_fused(invocation: GridInvocation) {
     accumulate_runs(invocation.local, RUN_PARENT_LEAVES, parent, vec2<u32>(count, 0u));
 }
 
+// `parameters.leaves` is LEAVES_OF_PAIRS when the dispatch's slots hold
+// pairs; the game's count has one call site either way.
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn count_leaves_looped(invocation: GridInvocation) {
-    let leaf = leaf_slot(invocation);
-    var count = 0u;
-    if leaf != NO_ROOT {
-        count = perft_leaf_children(leaf);
+    let pairs = parameters.leaves == LEAVES_OF_PAIRS;
+    var leaf = NO_ROOT;
+    var parent = NO_ROOT;
+    var record: PerftRecord;
+    if pairs {
+        let child = dispatch_slot(invocation);
+        if child != NO_ROOT {
+            let pair = perft_pair(child);
+            parent = pair.x;
+            record = perft_child_record(pair.x, pair.y);
+        }
+    } else {
+        leaf = leaf_slot(invocation);
+        if leaf != NO_ROOT {
+            record = perft_record(leaf);
+        }
     }
-    perft_leaf_result(invocation.local, leaf, count);
+    var count = 0u;
+    if leaf != NO_ROOT || parent != NO_ROOT {
+        count = perft_leaf_children(record);
+    }
+    if pairs {
+        accumulate_runs(invocation.local, RUN_PARENT_LEAVES, parent, vec2<u32>(count, 0u));
+    } else {
+        perft_leaf_result(invocation.local, leaf, count);
+    }
 }

@@ -25,7 +25,12 @@ alias PerftRecord = PackedPosition;
 
 // The position in `slot`, with a fault raised when its side to move has no king.
 fn arena_position(slot: u32) -> Position {
-    let board = unpack_position(perft_record(slot));
+    return record_position(perft_record(slot));
+}
+
+// The position of `record`, with a fault raised when its side to move has no king.
+fn record_position(record: PerftRecord) -> Position {
+    let board = unpack_position(record);
     if bitboard_is_empty(board.kings & position_color(board, board.side_to_move)) {
         perft_fault(FAULT_INVALID_POSITION);
     }
@@ -236,7 +241,7 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
 // walks those first, and then goes on listing.
 const LISTED_MOVES: u32 = 16u;
 
-// The children's moves of the position in `slot`, from its legal moves.
+// The children's moves of the position `record`, from its legal moves.
 // Most children the siblings' view (siblings.wgsl) counts untouched: their
 // moves touch no square the view watches, so each has the same count, and
 // a piece's such children are added up by popcount, without being made or
@@ -248,9 +253,8 @@ const LISTED_MOVES: u32 = 16u;
 // together, and run the whole count together, rather than whenever one of
 // them needs to. Each of the three counts is called from one place, which
 // keeps the kernel small enough for lavapipe to compile quickly.
-fn perft_leaf_children(slot: u32) -> u32 {
-    let record = perft_record(slot);
-    let board = arena_position(slot);
+fn perft_leaf_children(record: PerftRecord) -> u32 {
+    let board = record_position(record);
     let view = sibling_view(record);
     let whole = sibling_whole(view);
     var pieces = piece_walk_begin(board);

@@ -23,7 +23,12 @@ alias PerftRecord = PackedVariantPosition;
 
 // The position in `slot`, with a fault raised when a royal side to move has no king.
 fn arena_variant(slot: u32) -> VariantPosition {
-    let position = unpack_variant(perft_record(slot));
+    return record_variant(perft_record(slot));
+}
+
+// The position of `record`, with a fault raised when it is not valid.
+fn record_variant(record: PerftRecord) -> VariantPosition {
+    let position = unpack_variant(record);
     if variant_invalid(position) {
         perft_fault(FAULT_INVALID_POSITION);
     }
@@ -83,8 +88,8 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return variant_move_count(variant_make_move(unpack_variant(perft_record(parent)), step_of_word(move_word)));
 }
 
-fn perft_leaf_children(slot: u32) -> u32 {
-    let position = arena_variant(slot);
+fn perft_leaf_children(record: PerftRecord) -> u32 {
+    let position = record_variant(record);
     var walk = variant_walk_begin(position);
     var count = 0u;
     loop {

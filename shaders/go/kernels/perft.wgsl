@@ -24,7 +24,11 @@ alias PerftRecord = PackedGoPosition;
 
 // The position in `slot`, with a fault raised when it is of another size.
 fn arena_position(slot: u32) -> GoPosition {
-    let record = perft_record(slot);
+    return record_position(perft_record(slot));
+}
+
+// The position of `record`, with a fault raised when it is not of this size.
+fn record_position(record: PerftRecord) -> GoPosition {
     if record.size != GO_SIZE {
         perft_fault(FAULT_INVALID_POSITION);
     }
@@ -79,8 +83,8 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return go_count(go_legal(child, child.to_move));
 }
 
-fn perft_leaf_children(slot: u32) -> u32 {
-    let position = arena_position(slot);
+fn perft_leaf_children(record: PerftRecord) -> u32 {
+    let position = record_position(record);
     let color = position.to_move;
     var legal = go_legal(position, color);
     var count = 0u;

@@ -118,7 +118,12 @@ fn perft_record_chunk(record: PackedShogiPosition, index: u32) -> vec4<u32> {
 
 // The position in `slot`, with a fault raised when its side to move has no king.
 fn arena_position(slot: u32) -> ShogiPosition {
-    let position = shogi_unpack(perft_record(slot));
+    return record_position(perft_record(slot));
+}
+
+// The position of `record`, with a fault raised when its side to move has no king.
+fn record_position(record: PerftRecord) -> ShogiPosition {
+    let position = shogi_unpack(record);
     if shogi_king(position, position.side_to_move) == SHOGI_NO_SQUARE {
         perft_fault(FAULT_INVALID_POSITION);
     }
@@ -149,8 +154,8 @@ fn perft_pair_leaves(parent: u32, move_word: u32) -> u32 {
     return shogi_legal_move_count(shogi_play_word(shogi_unpack(perft_record(parent)), move_word));
 }
 
-fn perft_leaf_children(slot: u32) -> u32 {
-    let position = arena_position(slot);
+fn perft_leaf_children(record: PerftRecord) -> u32 {
+    let position = record_position(record);
     emit_count = 0u;
     if shogi_king(position, position.side_to_move) != SHOGI_NO_SQUARE {
         for_each_move(position, true);

@@ -309,6 +309,9 @@ pub const SELF_TEST_TABLE_BYTES: u64 = 1 << 20;
 pub const MAX_ROOT_GROUP: usize = 1 << 16;
 /// Invocations per workgroup of the per-position kernels.
 pub const POSITION_WORKGROUP: u32 = 64;
+/// `PerftParameters::leaves` of a `count_leaves_looped` dispatch whose slots
+/// hold pairs (`LEAVES_OF_PAIRS` in perft_engine.wgsl).
+pub(crate) const LEAVES_OF_PAIRS: u32 = 2;
 /// Invocations per workgroup of the scan, and the values each block sums.
 pub const SCAN_BLOCK: u32 = 256;
 /// A kernel met a position it cannot handle (chess: no king for the side to move).
@@ -364,6 +367,7 @@ pub struct PerftParameters {
     pub merge_slots: u32,
     /// `count_moves`: 1 adds the counts to the roots' totals (with tables:
     /// stores them as subtree counts), 0 stores them for the scan.
+    /// `count_leaves_looped`: [`LEAVES_OF_PAIRS`] when its slots hold pairs.
     pub leaves: u32,
     /// 1 when the run keeps subtree counts per slot and a transposition table.
     pub tables: u32,

@@ -404,12 +404,20 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Whether a level with `remaining` plies below writes its children as
-    /// the move list the leaf kernel counts, rather than as positions.
+    /// the move list the leaf kernel counts, rather than as positions. The
+    /// looped leaf counts the children of a move list's pairs where no level
+    /// is merged (a merged level would count equal positions once): that
+    /// spares writing the last stored level and reading it back.
     fn pairs_below(&self, remaining: u32) -> bool {
         if self.columns > 1 {
             remaining == 1
+        } else if !self.options.fused_leaves {
+            false
         } else {
-            self.options.fused_leaves && self.fused_shape == FusedShape::PerMove && remaining == 2
+            match self.fused_shape {
+                FusedShape::PerMove => remaining == 2,
+                _ => remaining == 3 && !self.plan.merges(),
+            }
         }
     }
 

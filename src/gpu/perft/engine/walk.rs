@@ -217,7 +217,7 @@ impl<G: PerftGame> PerftEngine<G> {
             // Where equal positions were merged (or taken from the table),
             // the leaf kernels run on a list of the live slots only.
             let list_total = if self.plan.merges() && count > 1 { Some(self.gather_live(start, count)) } else { None };
-            return self.count_leaves(entry, start, count, list_total, counted).await;
+            return self.count_leaves(entry, start, count, list_total, 1, counted).await;
         }
         let level_end = start + count;
         let free = u64::from(self.plan.capacity - level_end);
@@ -312,8 +312,14 @@ impl<G: PerftGame> PerftEngine<G> {
         if self.pairs_below(remaining) {
             let parameters = PerftParameters { start, count, output_start, base_offset, ..Default::default() };
             self.dispatch("expand_moves", parameters, count);
-            let entry = if self.columns > 1 { "count_leaf_statistics" } else { "count_leaves_fused" };
-            return self.count_leaves(entry, output_start, children, None, counted).await;
+            let (entry, leaves) = if self.columns > 1 {
+                ("count_leaf_statistics", 1)
+            } else if remaining == 2 {
+                ("count_leaves_fused", 1)
+            } else {
+                ("count_leaves_looped", LEAVES_OF_PAIRS)
+            };
+            return self.count_leaves(entry, output_start, children, None, leaves, counted).await;
         }
         self.expand(start, count, output_start, base_offset, children);
         self.settle(output_start, children, remaining - 1);
@@ -323,7 +329,8 @@ impl<G: PerftGame> PerftEngine<G> {
     }
 
     /// Runs the leaf kernel `entry` over `start..start + count` (slots, the
-    /// live list's places with `list_total`, or a move list's pairs), in
+    /// live list's places with `list_total`, or a move list's pairs, with
+    /// `leaves` LEAVES_OF_PAIRS for the looped leaf), in
     /// dispatches of at most `leaf_positions_per_dispatch`, reading the
     /// totals for progress now and then.
     async fn count_leaves(
@@ -332,6 +339,7 @@ impl<G: PerftGame> PerftEngine<G> {
         start: u32,
         count: u32,
         list_total: Option<u32>,
+        leaves: u32,
         counted: &mut Counted<'_>,
     ) -> Result<(), Interrupt> {
         let chunk = self.options.leaf_positions_per_dispatch.clamp(1, u32::MAX as usize) as u32;
@@ -342,12 +350,12 @@ impl<G: PerftGame> PerftEngine<G> {
                 Some(list_total) => PerftParameters {
                     start: offset,
                     count: part,
-                    leaves: 1,
+                    leaves,
                     leaf_list: 1,
                     list_total,
                     ..Default::default()
                 },
-                None => PerftParameters { start: start + offset, count: part, leaves: 1, ..Default::default() },
+                None => PerftParameters { start: start + offset, count: part, leaves, ..Default::default() },
             };
             self.dispatch(entry, parameters, part);
             self.statistics.leaf_dispatches += 1;
