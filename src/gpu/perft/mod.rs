@@ -367,7 +367,7 @@ pub struct PerftParameters {
     pub merge_slots: u32,
     /// `count_moves`: 1 adds the counts to the roots' totals (with tables:
     /// stores them as subtree counts), 0 stores them for the scan.
-    /// `count_leaves_looped`: [`LEAVES_OF_PAIRS`] when its slots hold pairs.
+    /// `count_leaves_looped`: 2 (`LEAVES_OF_PAIRS`) when its slots hold pairs.
     pub leaves: u32,
     /// 1 when the run keeps subtree counts per slot and a transposition table.
     pub tables: u32,
