@@ -23,11 +23,6 @@
 
 alias PerftRecord = PackedPosition;
 
-// The position in `slot`, with a fault raised when its side to move has no king.
-fn arena_position(slot: u32) -> Position {
-    return record_position(perft_record(slot));
-}
-
 // The position of `record`, with a fault raised when its side to move has no king.
 fn record_position(record: PerftRecord) -> Position {
     let board = unpack_position(record);

@@ -314,7 +314,7 @@ impl<G: PerftGame> PerftEngine<G> {
             self.dispatch("expand_moves", parameters, count);
             let (entry, leaves) = if self.columns > 1 {
                 ("count_leaf_statistics", 1)
-            } else if remaining == 2 {
+            } else if self.fused_shape == FusedShape::PerMove {
                 ("count_leaves_fused", 1)
             } else {
                 ("count_leaves_looped", LEAVES_OF_PAIRS)
