@@ -47,6 +47,22 @@ fn small_arenas_count_the_start_position_and_kiwipete_exactly() {
     }
 }
 
+/// Without a table no level is merged, and the software adapters' looped
+/// leaf counts the pairs of the level above it, playing each one itself:
+/// the same small arenas, so that those levels are split into chunks.
+#[test]
+fn small_arenas_without_a_table_count_the_looped_leaf_s_pairs_exactly() {
+    let context = context();
+    for positions in [1_000, 2_000, 5_000] {
+        let options = PerftOptions { merge_transpositions: false, table_bytes: Some(0), ..arena(positions) };
+        let mut gpu = engine(&context, options);
+        assert_eq!(counted(&mut gpu, &Position::start(), 5), START_PERFT[4], "arena {positions}");
+        assert_eq!(counted(&mut gpu, &kiwipete(), 4), KIWIPETE_PERFT[3], "arena {positions}");
+        let statistics = gpu.statistics();
+        assert!(statistics.split_levels > 0 && statistics.merged_levels == 0, "arena {positions}: {statistics:?}");
+    }
+}
+
 #[test]
 fn a_1k_arena_counts_start_perft_6() {
     let context = context();
