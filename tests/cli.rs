@@ -631,6 +631,48 @@ fn shogi_checks_lists_checking_moves_then_their_count() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// The kernels a profiled count names on stderr, one `kernel NAME ...` line each.
+fn profiled_kernels(output: &Output) -> Vec<String> {
+    stderr(output)
+        .lines()
+        .filter_map(|line| line.strip_prefix("kernel "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn shogi_and_go_perft_profile_their_kernels_and_shogi_picks_its_leaf_by_merging() {
+    // Shogi on a software adapter (the summary's device type is "Cpu"): the
+    // looped leaf without merging, stored leaves (the last level counted per
+    // position) with a table. On a GPU, fused leaves one invocation a move.
+    let looped = run(&["shogi", "perft", "--depth", "3", "--backend", "gpu", "--hash", "0", "--profile-kernels"]);
+    assert!(looped.status.success(), "{}", stderr(&looped));
+    assert_eq!(stdout(&looped), "Nodes searched: 25470\n");
+    let software = stderr(&looped).contains(", Cpu, ");
+    let stored = run(&["shogi", "perft", "--depth", "3", "--backend", "gpu", "--profile-kernels"]);
+    assert!(stored.status.success(), "{}", stderr(&stored));
+    assert_eq!(stdout(&stored), "Nodes searched: 25470\n");
+    let (without_table, with_table) = (profiled_kernels(&looped), profiled_kernels(&stored));
+    let has = |kernels: &[String], name: &str| kernels.iter().any(|kernel| kernel == name);
+    if software {
+        assert!(has(&without_table, "count_leaves_looped"), "{without_table:?}");
+        assert!(!has(&without_table, "write_children"), "{without_table:?}");
+        assert!(!has(&with_table, "count_leaves_looped"), "{with_table:?}");
+        assert!(has(&with_table, "write_children"), "{with_table:?}");
+    } else {
+        assert!(has(&without_table, "count_leaves_fused"), "{without_table:?}");
+        assert!(has(&with_table, "count_leaves_fused"), "{with_table:?}");
+    }
+    let go = run(&["go", "perft", "--size", "9", "--depth", "3", "--backend", "gpu", "--profile-kernels"]);
+    assert!(go.status.success(), "{}", stderr(&go));
+    assert!(!profiled_kernels(&go).is_empty(), "{}", stderr(&go));
+    // The CPU has no kernels to profile.
+    let cpu = run(&["shogi", "perft", "--depth", "2", "--backend", "cpu", "--profile-kernels"]);
+    assert!(cpu.status.success(), "{}", stderr(&cpu));
+    assert!(profiled_kernels(&cpu).is_empty(), "{}", stderr(&cpu));
+}
+
 #[test]
 fn shogi_perft_prints_nodes_divides_and_checks_suites() {
     let output = run(&["shogi", "perft", "--depth", "3", "--backend", "cpu"]);

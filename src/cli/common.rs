@@ -462,6 +462,27 @@ pub struct GameCountingArgs {
     pub gpu_memory: Option<u64>,
     #[command(flatten)]
     pub hash: GpuTableArgs,
+    /// Time every GPU kernel with the device's timestamps and print each one's
+    /// share on stderr when the count ends (slower: each batch is waited for).
+    #[arg(long)]
+    pub profile_kernels: bool,
+}
+
+/// Prints where a profiled GPU engine's device time went, a line a kernel
+/// (nothing when it was not profiled).
+pub fn print_kernel_times(times: &[gpu_movegen::gpu::perft::KernelTime]) {
+    let total: f64 = times.iter().map(|time| time.seconds).sum();
+    for time in times {
+        eprintln!(
+            "kernel {:<24} {:9.3} s {:5.1}% {:8} dispatches {:13} invocations {:8.1} ns each",
+            time.entry_point,
+            time.seconds,
+            100.0 * time.seconds / total.max(f64::MIN_POSITIVE),
+            time.dispatches,
+            time.invocations,
+            1e9 * time.seconds / time.invocations.max(1) as f64
+        );
+    }
 }
 
 /// The GPU transposition table of Shogi and Go perft (`--hash`).

@@ -67,19 +67,7 @@ impl Drop for Engine {
     /// A profiled GPU engine says where its device time went.
     fn drop(&mut self) {
         if let Engine::Gpu(engine, _) = self {
-            let times = engine.kernel_times();
-            let total: f64 = times.iter().map(|time| time.seconds).sum();
-            for time in &times {
-                eprintln!(
-                    "kernel {:<24} {:9.3} s {:5.1}% {:8} dispatches {:13} invocations {:8.1} ns each",
-                    time.entry_point,
-                    time.seconds,
-                    100.0 * time.seconds / total.max(f64::MIN_POSITIVE),
-                    time.dispatches,
-                    time.invocations,
-                    1e9 * time.seconds / time.invocations.max(1) as f64
-                );
-            }
+            super::common::print_kernel_times(&engine.kernel_times());
         }
     }
 }

@@ -146,7 +146,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
     }
     let (position, _) = arguments.position.position()?;
     let size = position.size();
-    let super::common::GameCountingArgs { threads, backend, gpu_memory, hash } = arguments.counting;
+    let super::common::GameCountingArgs { threads, backend, gpu_memory, hash, profile_kernels } = arguments.counting;
     let depth = arguments.depth;
     super::common::set_quiet(arguments.quiet);
     let mut engine = open_backend(
@@ -160,6 +160,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
                 memory_limit,
                 table_bytes: Some(table_bytes),
                 merge_transpositions,
+                profile_kernels,
                 ..Default::default()
             };
             Counter::<GoGame>::gpu(&context, options)
@@ -188,6 +189,7 @@ fn run_perft(arguments: GoPerftArgs) -> Result<ExitCode, CliError> {
         writeln!(stdout)?;
     }
     progress.finish(nodes, &engine.describe());
+    super::common::print_kernel_times(&engine.kernel_times());
     writeln!(stdout, "Nodes searched: {nodes}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -90,7 +90,7 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
         gpu_movegen::chess::gpu::self_test::library_check(build),
         gpu_movegen::shogi::gpu::self_test::perft_check(
             Default::default(),
-            gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+            gpu_movegen::shogi::gpu::fused_leaves_suit(&context, true),
         ),
         gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(9)),
         gpu_movegen::go::gpu::self_test::playout_check(9),

@@ -557,7 +557,7 @@ impl Game for Shogi {
     fn divide(&mut self, settings: Settings, depth: u32, stop: &Arc<AtomicBool>) -> Divided {
         let engine = engine_for(&mut self.engine, settings, depth, |deepest| {
             let hash = GpuTableArgs { mebibytes: settings.hash };
-            super::shogi::open_engine(settings.backend, settings.threads, None, hash, deepest, true)
+            super::shogi::open_engine(settings.backend, settings.threads, None, hash, deepest, true, false)
         })?;
         let divided = engine
             .divide_until(&self.position, depth, &|_| {}, stop)

@@ -97,6 +97,7 @@ pub(super) fn open_engine(
     hash: GpuTableArgs,
     depth: u32,
     quiet: bool,
+    profile_kernels: bool,
 ) -> Result<Engine, CliError> {
     let gpu = || -> Result<Engine, gpu_movegen::gpu::GpuError> {
         let context = super::common::open_gpu()?;
@@ -104,9 +105,10 @@ pub(super) fn open_engine(
         let (table_bytes, merge_transpositions) = hash.resolve(&context, memory_limit, depth)?;
         let options = ShogiPerftOptions {
             memory_limit,
-            fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context),
+            fused_leaves: gpu_movegen::shogi::gpu::fused_leaves_suit(&context, table_bytes > 0 || merge_transpositions),
             table_bytes: Some(table_bytes),
             merge_transpositions,
+            profile_kernels,
             ..Default::default()
         };
         super::common::announce_if_slow(
@@ -161,6 +163,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         arguments.counting.hash,
         deepest,
         arguments.quiet,
+        arguments.counting.profile_kernels,
     )?;
     let started = Instant::now();
     let mut stdout = std::io::stdout().lock();
@@ -179,6 +182,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
             if ok { passed += 1 } else { failed += 1 }
         }
         summary(arguments.quiet, nodes, started, &engine.describe());
+        super::common::print_kernel_times(&engine.kernel_times());
         writeln!(stdout, "{passed} passed, {failed} failed")?;
         return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
@@ -198,6 +202,7 @@ fn run_perft(arguments: ShogiPerftArgs) -> Result<ExitCode, CliError> {
         engine.perft(&[position], arguments.depth, &|_| {})?[0]
     };
     summary(arguments.quiet, nodes, started, &engine.describe());
+    super::common::print_kernel_times(&engine.kernel_times());
     writeln!(stdout, "Nodes searched: {nodes}")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -214,7 +219,7 @@ fn run_verify(
         _ => return Err(CliError::Usage("give --epd FILE or --random N --seed S".to_owned())),
     };
     // Verify counts shallow subtrees: the smallest default table.
-    let mut engine = open_engine(Backend::Gpu, None, gpu_memory, GpuTableArgs { mebibytes: None }, 3, false)?;
+    let mut engine = open_engine(Backend::Gpu, None, gpu_memory, GpuTableArgs { mebibytes: None }, 3, false, false)?;
     eprintln!("adapter: {}", engine.describe());
     let (mut passed, mut failed) = (0u64, 0u64);
     let mut stdout = std::io::stdout().lock();

@@ -59,6 +59,15 @@ where
         }
     }
 
+    /// Device time per kernel so far, when the GPU engine was made with
+    /// [`PerftOptions::profile_kernels`] (empty on the CPU and on several devices).
+    pub fn kernel_times(&self) -> Vec<super::KernelTime> {
+        match self {
+            Counter::Gpu(engine, _) => engine.kernel_times(),
+            Counter::Cpu(_) | Counter::Devices(..) => Vec::new(),
+        }
+    }
+
     /// Perft of every root to `depth` (the CPU reports after each root).
     pub fn perft(&mut self, roots: &[G::Position], depth: u32, progress: CountProgress) -> Result<Vec<u64>, GpuError> {
         match self {

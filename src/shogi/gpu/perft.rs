@@ -73,7 +73,7 @@ impl ListedGame for ShogiGame {
     }
 
     fn options_for(context: &GpuContext, _: &Position, _: ShaderBuild) -> ShogiPerftOptions {
-        ShogiPerftOptions { fused_leaves: fused_leaves_suit(context), ..Default::default() }
+        ShogiPerftOptions { fused_leaves: fused_leaves_suit(context, true), ..Default::default() }
     }
 
     fn kernel_modules(coverage: Coverage) -> Result<Vec<KernelModule>, GpuError> {
@@ -97,13 +97,14 @@ impl ListedGame for ShogiGame {
     }
 
     fn default_choice(context: &GpuContext) -> KernelChoice {
-        let (kernels, leaf_reason) = if fused_leaves_suit(context) {
+        let (kernels, leaf_reason) = if fused_leaves_suit(context, true) {
             catalog::fused_kernels(context, FusedShape::Auto)
         } else {
             (
                 vec!["count_moves", "scan_blocks", "add_block_sums", "expand_moves", "write_children", "count_moves"],
-                "the last level stored and counted one ply per position: on a software adapter the fused Shogi \
-                 kernels take longer to compile than they save"
+                "the last level stored and counted one ply per position: on a software adapter, where levels \
+                 merge (a table), the looped leaf counts slower than stored leaves; with --hash 0 it plays the \
+                 pairs of the level above itself and counts faster"
                     .to_owned(),
             )
         };
@@ -131,11 +132,15 @@ pub type ShogiGpuPerft = PerftEngine<ShogiGame>;
 /// Its settings.
 pub type ShogiPerftOptions = PerftOptions<BoardWords>;
 
-/// The leaf shape for `context`: stored leaves on a software adapter
-/// (lavapipe), where they count as fast as fused ones and the fused kernel
-/// would take more time to compile than every other Shogi kernel together
-/// (BENCHMARKS.md); fused leaves on a GPU, where they save storing the
-/// largest level.
-pub fn fused_leaves_suit(context: &GpuContext) -> bool {
-    !context.is_software()
+/// The leaf shape for `context` when levels are merged (`merges`: a
+/// transposition table or merging on) or not. On a GPU, fused leaves, which
+/// save storing the largest level. On a software adapter (lavapipe), fused
+/// leaves where no level merges: the looped leaf then plays the pairs of the
+/// level above itself, and counts start perft(6) in 0.88 of the stored
+/// leaves' time; where levels merge, stored leaves, which count in 0.85 of
+/// the looped leaf's time there. The looped kernel doubles a cold compile
+/// on lavapipe (13 s against 6 s with Mesa's shader cache off), once a
+/// driver (BENCHMARKS.md).
+pub fn fused_leaves_suit(context: &GpuContext, merges: bool) -> bool {
+    !context.is_software() || !merges
 }
