@@ -73,6 +73,20 @@ struct SiblingView {
     // may push twice past an empty square, unless a piece of ours stands there.
     pawn_moves: u32,
     pawn_region: Bitboard,
+    // A move that leaves no square of `pawn_region` and lands on none of
+    // `pawn_fixed` changes the pawns' moves by what its landing square adds
+    // and takes away: a capture for each unpinned pawn that attacks it from
+    // the west and from the east (`pawn_west_attacks`, `pawn_east_attacks`),
+    // less a push it blocks (`pawn_pushes`) and a double push it blocks, on
+    // its way or at its end (`pawn_double_pushes`); four a move to the last
+    // rank (`sibling_pawn_change`). `pawn_fixed`: the pawns themselves (a
+    // capture of one changes its moves and frees the square ahead) and
+    // what the pinned ones reach.
+    pawn_fixed: Bitboard,
+    pawn_west_attacks: Bitboard,
+    pawn_east_attacks: Bitboard,
+    pawn_pushes: Bitboard,
+    pawn_double_pushes: Bitboard,
 }
 
 // The steps and castlings of the king of `side` on `king` (not in check)
@@ -325,6 +339,39 @@ fn sibling_view(parent: PackedPosition) -> SiblingView {
         east = bitboard_shift_right(east_pawns, 7u);
     }
     view.pawn_region = pawns | ((ahead | second) & ~ours) | west | east;
+
+    // The unpinned pawns' moves square by square, as pawn_count_setwise
+    // counts them, for the children whose moves only land among them.
+    let free = pawns & ~pinned;
+    let empty = ~occupied;
+    let pinned_pawns = pawns & pinned;
+    var fixed = pawns;
+    if !bitboard_is_empty(pinned_pawns) {
+        fixed = fixed | pawn_attacks_setwise(pinned_pawns, side);
+        if side == WHITE {
+            fixed = fixed | bitboard_shift_left(pinned_pawns, 8u) | bitboard_shift_left(pinned_pawns, 16u);
+        } else {
+            fixed = fixed | bitboard_shift_right(pinned_pawns, 8u) | bitboard_shift_right(pinned_pawns, 16u);
+        }
+    }
+    view.pawn_fixed = fixed;
+    let west_free = free & ~files_mask(0x01u);
+    let east_free = free & ~files_mask(0x80u);
+    if side == WHITE {
+        let pushes = bitboard_shift_left(free, 8u) & empty;
+        let doubles = bitboard_shift_left(pushes & bitboard_make(0x00ff0000u, 0u), 8u) & empty;
+        view.pawn_pushes = pushes;
+        view.pawn_double_pushes = doubles | bitboard_shift_right(doubles, 8u);
+        view.pawn_west_attacks = bitboard_shift_left(west_free, 7u);
+        view.pawn_east_attacks = bitboard_shift_left(east_free, 9u);
+    } else {
+        let pushes = bitboard_shift_right(free, 8u) & empty;
+        let doubles = bitboard_shift_right(pushes & bitboard_make(0u, 0x0000ff00u), 8u) & empty;
+        view.pawn_pushes = pushes;
+        view.pawn_double_pushes = doubles | bitboard_shift_left(doubles, 8u);
+        view.pawn_west_attacks = bitboard_shift_right(west_free, 9u);
+        view.pawn_east_attacks = bitboard_shift_right(east_free, 7u);
+    }
     return view;
 }
 
@@ -379,19 +426,22 @@ fn sibling_whole(view: SiblingView) -> u32 {
 }
 
 // Of the legal `destinations` of the parent's `piece` on `from_square`,
-// those whose children the view covers with no part recounted: each of
-// those children counts `sibling_whole(view)`, so the leaf adds them up by
-// popcount without making them. A destination is left out when
-// `sibling_covers` or a part of `sibling_count` would look at it; so are
-// castling (onto our own rook), en passant, promotions and a double push
-// that leaves an en passant square, which are not plain moves.
+// those whose children the view covers with no part recounted but the
+// pawns' by their landing square: each of those children counts
+// `sibling_whole(view)` and what its landing adds to the pawns' moves, so
+// the leaf adds them up by popcount (`sibling_pawn_change`) without making
+// them. A destination is left out when `sibling_covers` or a part of
+// `sibling_count` other than the pawns' would look at it, or when it holds
+// one of the view's pawns or a square its pinned pawns reach
+// (`pawn_fixed`); so are castling (onto our own rook), en passant,
+// promotions and a double push that leaves an en passant square, which
+// are not plain moves.
 fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from_square: u32, destinations: Bitboard) -> Bitboard {
-    let regions = view.exposed | view.watched | view.pawn_region;
-    if !view.usable || bitboard_contains(regions | view.king_departures, from_square) {
+    if !view.usable || bitboard_contains(view.exposed | view.watched | view.pawn_region | view.king_departures, from_square) {
         return BITBOARD_EMPTY;
     }
     let mover = 1u - view.side;
-    var left_out = regions | view.knight_region | packed_color(parent, mover) | sibling_landing(view, piece)
+    var left_out = view.exposed | view.watched | view.pawn_fixed | view.knight_region | packed_color(parent, mover) | sibling_landing(view, piece)
         | sibling_king_arrivals(view, piece);
     if piece == PIECE_PAWN {
         left_out = left_out | bitboard_make(0xffu, 0xff000000u);
@@ -411,6 +461,27 @@ fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from
         }
     }
     return destinations & ~left_out;
+}
+
+// What the children of `untouched` (sibling_untouched) add to the pawns'
+// moves the view counted, all together: for each landing square, a capture
+// for each unpinned pawn that attacks it, less the push and the double push
+// it blocks, four for a move to the last rank. In wrapping arithmetic: the
+// sum may be less than zero, the count it is added to never is.
+fn sibling_pawn_change(view: SiblingView, untouched: Bitboard) -> u32 {
+    let landing = untouched
+        & (view.pawn_west_attacks | view.pawn_east_attacks | view.pawn_pushes | view.pawn_double_pushes);
+    if bitboard_is_empty(landing) {
+        return 0u;
+    }
+    var gained = bitboard_count(landing & view.pawn_west_attacks) + bitboard_count(landing & view.pawn_east_attacks);
+    var lost = bitboard_count(landing & view.pawn_pushes) + bitboard_count(landing & view.pawn_double_pushes);
+    let last = landing & bitboard_make(0xffu, 0xff000000u);
+    if !bitboard_is_empty(last) {
+        gained += 3u * (bitboard_count(last & view.pawn_west_attacks) + bitboard_count(last & view.pawn_east_attacks));
+        lost += 3u * bitboard_count(last & view.pawn_pushes);
+    }
+    return gained - lost;
 }
 
 // Whether the move `word` may change the king's steps or castlings.

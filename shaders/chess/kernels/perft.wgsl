@@ -238,9 +238,10 @@ const LISTED_MOVES: u32 = 16u;
 
 // The children's moves of the position `record`, from its legal moves.
 // Most children the siblings' view (siblings.wgsl) counts untouched: their
-// moves touch no square the view watches, so each has the same count, and
-// a piece's such children are added up by popcount, without being made or
-// walked (`sibling_untouched`). The leaf goes in rounds: it takes pieces,
+// moves touch no square the view watches, so each has the same count but
+// for what its landing square adds to the pawns' moves, and a piece's such
+// children are added up by popcounts, without being made or walked
+// (`sibling_untouched`, `sibling_pawn_change`). The leaf goes in rounds: it takes pieces,
 // adding up their untouched children and listing their other moves, until
 // the list is full or no piece is left; then it makes the listed children,
 // counts those the view covers from it, and counts the others whole. So
@@ -271,7 +272,7 @@ fn perft_leaf_children(record: PerftRecord) -> u32 {
                     break;
                 }
                 let untouched = sibling_untouched(view, record, step.piece, step.from_square, step.destinations);
-                count += bitboard_count(untouched) * whole;
+                count += bitboard_count(untouched) * whole + sibling_pawn_change(view, untouched);
                 from_square = step.from_square;
                 piece = step.piece;
                 pending = step.destinations & ~untouched;
