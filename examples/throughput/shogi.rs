@@ -78,12 +78,11 @@ pub(crate) fn shogi_section(rounds: usize, depth: u32) -> Vec<Row> {
     // The GPU engine in the leaf shape the command line picks for the adapter.
     let context = GpuContext::new().ok();
     let mut gpu = context.as_ref().map(|context| {
-        // Without a table or merging (`--hash 0`), as shunsai and our CPU
-        // engine count: rounds must not answer each other.
+        // Without a table, as shunsai and our CPU engine count: rounds must
+        // not answer each other. Each level's equal positions still merge.
         let options = shogi::gpu::ShogiPerftOptions {
-            fused_leaves: shogi::gpu::fused_leaves_suit(context, false),
+            fused_leaves: shogi::gpu::fused_leaves_suit(context, true),
             table_bytes: Some(0),
-            merge_transpositions: false,
             ..Default::default()
         };
         shogi::gpu::ShogiGpuPerft::with_options(context, options).or_gpu_exit("Shogi GPU perft")
