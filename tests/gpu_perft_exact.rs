@@ -304,6 +304,36 @@ fn the_looped_leaf_leaves_out_promotions_castling_and_en_passant() {
 
 /// Counts `roots` to `depth` through the looped leaf, and names the first
 /// roots whose counts differ from the CPU's.
+/// The looped leaf takes the unpinned pawns set-wise, a direction at a
+/// time, and adds up what a landing changes in the other side's pawns'
+/// moves: pawns on the seventh rank (promotions by push and by capture
+/// either way), pawns head to head, double pushes beside the other side's
+/// pawns, pinned pawns and pawns that answer a check, both sides to move,
+/// with random play from each; with merged levels and without a table.
+#[test]
+fn the_looped_leaf_takes_pawns_by_direction_exactly() {
+    let context = context();
+    let fens = [
+        "n1n1k3/1P4P1/8/8/8/8/6p1/4K2R b K - 0 1",
+        "r3k2r/1P2P1P1/8/2n5/5N2/8/1p2p1p1/R3K2R w KQkq - 0 1",
+        "4k3/pppppppp/8/2N2B2/2n2b2/8/PPPPPPPP/4K3 w - - 0 1",
+        "rnbqkbnr/1p1p1p1p/8/p1p1p1p1/P1P1P1P1/8/1P1P1P1P/RNBQKBNR b KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
+        "4k3/2p1p3/8/8/1B6/8/3PPP2/q3K3 w - - 0 1",
+    ];
+    let starts: Vec<Position> = fens.iter().map(|fen| Position::from_fen(fen).expect("a valid FEN")).collect();
+    let mut roots = starts.clone();
+    roots.extend(common::random_positions(&starts, 6, 10, 70));
+    assert_eq!(roots.len(), starts.len() * 7);
+    assert_the_looped_leaf_matches_the_cpu(&context, &roots, 3);
+    let options = PerftOptions { merge_transpositions: false, table_bytes: Some(0), ..Default::default() };
+    let mut gpu = engine(&context, options);
+    for root in &starts {
+        assert_eq!(counted(&mut gpu, root, 4), perft::perft(root, 4), "{}", root.to_fen());
+    }
+}
+
 fn assert_the_looped_leaf_matches_the_cpu(context: &GpuContext, roots: &[Position], depth: u32) {
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, depth)).collect();
     let options = PerftOptions { fused_leaves: true, fused_shape: FusedShape::PerPosition, ..Default::default() };

@@ -801,6 +801,60 @@ fn next_piece(board: Position, context: MoveContext, pieces: Bitboard) -> PieceS
     return step;
 }
 
+// One direction of the set-wise pawn moves of `pawns` (unpinned, none
+// able to take en passant) of the side to move: 0 single pushes, 1 double
+// pushes, 2 captures towards the a-file, 3 towards the h-file; legal
+// destinations (none in double check), and how many squares back each
+// one's pawn stands, as a u32 that wraps (negative for black).
+struct PawnDirection {
+    destinations: Bitboard,
+    back: u32,
+}
+
+fn pawn_direction_moves(context: MoveContext, pawns: Bitboard, direction: u32) -> PawnDirection {
+    var moves: PawnDirection;
+    moves.destinations = BITBOARD_EMPTY;
+    moves.back = 0u;
+    if bitboard_has_several(context.checkers) {
+        return moves;
+    }
+    let empty = ~context.occupied;
+    let white = context.us == WHITE;
+    var targets: Bitboard;
+    var shift: u32;
+    switch direction {
+        case 0u: {
+            shift = 8u;
+            targets = empty;
+            moves.destinations = select(bitboard_shift_right(pawns, 8u), bitboard_shift_left(pawns, 8u), white);
+        }
+        case 1u: {
+            shift = 16u;
+            targets = empty;
+            let start = pawns & select(bitboard_make(0u, 0x00ff0000u), bitboard_make(0x0000ff00u, 0u), white);
+            let single = select(bitboard_shift_right(start, 8u), bitboard_shift_left(start, 8u), white) & empty;
+            moves.destinations = select(bitboard_shift_right(single, 8u), bitboard_shift_left(single, 8u), white);
+        }
+        case 2u: {
+            // Towards the a-file: white +7, black -9.
+            shift = select(9u, 7u, white);
+            targets = context.theirs;
+            let west = pawns & ~files_mask(0x01u);
+            moves.destinations = select(bitboard_shift_right(west, 9u), bitboard_shift_left(west, 7u), white);
+        }
+        default: {
+            // Towards the h-file: white +9, black -7.
+            shift = select(7u, 9u, white);
+            targets = context.theirs;
+            let east = pawns & ~files_mask(0x80u);
+            moves.destinations = select(bitboard_shift_right(east, 7u), bitboard_shift_left(east, 9u), white);
+        }
+    }
+    moves.destinations = moves.destinations & targets & context.destination_mask;
+    moves.back = select(0u - shift, shift, white);
+    return moves;
+}
+
 // The step's square, when it is a pawn that can capture en passant.
 fn en_passant_origin(board: Position, step: PieceStep) -> Bitboard {
     let captures = step.piece == PIECE_PAWN && board.en_passant != NO_SQUARE && bitboard_contains(step.destinations, board.en_passant);

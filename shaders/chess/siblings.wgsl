@@ -463,6 +463,37 @@ fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from
     return destinations & ~left_out;
 }
 
+// sibling_untouched for the pawns of one direction (pawn_direction_moves):
+// `destinations`, each from the square `back` before it (a u32 that wraps).
+fn sibling_untouched_pawns(view: SiblingView, parent: PackedPosition, destinations: Bitboard, back: u32) -> Bitboard {
+    if !view.usable || bitboard_is_empty(destinations) {
+        return BITBOARD_EMPTY;
+    }
+    let mover = 1u - view.side;
+    let departures = view.exposed | view.watched | view.pawn_region | view.king_departures;
+    // The destinations whose pawn leaves a square of `departures`.
+    var departed: Bitboard;
+    if back < 64u {
+        departed = bitboard_shift_left(departures, back);
+    } else {
+        departed = bitboard_shift_right(departures, 0u - back);
+    }
+    var left_out = departed | view.exposed | view.watched | view.pawn_fixed | view.knight_region
+        | packed_color(parent, mover) | sibling_landing(view, PIECE_PAWN) | sibling_king_arrivals(view, PIECE_PAWN)
+        | bitboard_make(0xffu, 0xff000000u);
+    let passant = (parent.state >> 8u) & 255u;
+    if passant != NO_SQUARE {
+        left_out = left_out | bitboard_from_square(passant);
+    }
+    if back == 16u || back == 0u - 16u {
+        // A double push beside one of their pawns leaves an en passant square.
+        let side_pawns = packed_pawns(parent) & packed_color(parent, view.side);
+        left_out = left_out | bitboard_shift_right(side_pawns & ~files_mask(0x01u), 1u)
+            | bitboard_shift_left(side_pawns & ~files_mask(0x80u), 1u);
+    }
+    return destinations & ~left_out;
+}
+
 // What the children of `untouched` (sibling_untouched) add to the pawns'
 // moves the view counted, all together: for each landing square, a capture
 // for each unpinned pawn that attacks it, less the push and the double push

@@ -241,9 +241,11 @@ const LISTED_MOVES: u32 = 16u;
 // moves touch no square the view watches, so each has the same count but
 // for what its landing square adds to the pawns' moves, and a piece's such
 // children are added up by popcounts, without being made or walked
-// (`sibling_untouched`, `sibling_pawn_change`). The leaf goes in rounds: it takes pieces,
-// adding up their untouched children and listing their other moves, until
-// the list is full or no piece is left; then it makes the listed children,
+// (`sibling_untouched`, `sibling_pawn_change`). The leaf goes in rounds: it
+// takes the unpinned pawns set-wise, a direction at a time (four steps
+// instead of one a pawn: `pawn_direction_moves`, `sibling_untouched_pawns`),
+// then the other pieces one by one, adding up their untouched children and
+// listing their other moves, until the list is full or no step is left; then it makes the listed children,
 // counts those the view covers from it, and counts the others whole. So
 // the lanes of a SIMD group, each on its own position, take their pieces
 // together, and run the whole count together, rather than whenever one of
@@ -254,10 +256,19 @@ fn perft_leaf_children(record: PerftRecord) -> u32 {
     let view = sibling_view(record);
     let whole = sibling_whole(view);
     var pieces = piece_walk_begin(board);
+    // The pawns that move set-wise, one direction a step (pawn_direction_moves);
+    // the pinned ones and those that may take en passant are walked as pieces.
+    let free_pawns = walk_pieces(pieces.context) & board.pawns
+        & ~pawns_one_by_one(board.pawns, pieces.context.pinned, 1u - board.side_to_move, board.en_passant);
+    pieces.pieces = pieces.pieces & ~free_pawns;
+    var direction = 0u;
     // The moves listed, and then those the view does not cover.
     var listed: array<u32, LISTED_MOVES>;
-    // The piece being listed: its square and kind, and the moves left to list.
+    // The piece being listed: its square (or, for a direction of pawns, the
+    // squares back from each destination to its pawn) and kind, and the
+    // moves left to list.
     var from_square = NO_SQUARE;
+    var back = 0u;
     var piece = PIECE_NONE;
     var pending = BITBOARD_EMPTY;
     var pieces_left = true;
@@ -266,12 +277,25 @@ fn perft_leaf_children(record: PerftRecord) -> u32 {
         var listed_count = 0u;
         loop {
             if bitboard_is_empty(pending) {
-                let step = piece_walk_next(board, &pieces);
-                if step.from_square == NO_SQUARE {
-                    pieces_left = false;
-                    break;
+                var step: PieceStep;
+                var untouched: Bitboard;
+                if direction < 4u {
+                    let moves = pawn_direction_moves(pieces.context, free_pawns, direction);
+                    direction += 1u;
+                    step.from_square = NO_SQUARE;
+                    step.piece = PIECE_PAWN;
+                    step.destinations = moves.destinations;
+                    back = moves.back;
+                    untouched = sibling_untouched_pawns(view, record, moves.destinations, moves.back);
+                } else {
+                    step = piece_walk_next(board, &pieces);
+                    if step.from_square == NO_SQUARE {
+                        pieces_left = false;
+                        break;
+                    }
+                    back = 0u;
+                    untouched = sibling_untouched(view, record, step.piece, step.from_square, step.destinations);
                 }
-                let untouched = sibling_untouched(view, record, step.piece, step.from_square, step.destinations);
                 count += bitboard_count(untouched) * whole + sibling_pawn_change(view, untouched);
                 from_square = step.from_square;
                 piece = step.piece;
@@ -281,13 +305,15 @@ fn perft_leaf_children(record: PerftRecord) -> u32 {
             while !bitboard_is_empty(pending) && listed_count <= LISTED_MOVES - 4u {
                 let to_square = bitboard_first(pending);
                 pending = bitboard_without_first(pending);
+                // `back` is signed, as a u32 that wraps: the pawn stands `back` squares before.
+                let origin = select(from_square, to_square - back, back != 0u);
                 if moves_per_destination(piece, to_square) == 4u {
                     for (var order = 0u; order < 4u; order++) {
-                        listed[listed_count + order] = move_word(from_square, to_square, PIECE_PAWN, PIECE_QUEEN - order);
+                        listed[listed_count + order] = move_word(origin, to_square, PIECE_PAWN, PIECE_QUEEN - order);
                     }
                     listed_count += 4u;
                 } else {
-                    listed[listed_count] = move_word(from_square, to_square, piece, PIECE_NONE);
+                    listed[listed_count] = move_word(origin, to_square, piece, PIECE_NONE);
                     listed_count += 1u;
                 }
             }
