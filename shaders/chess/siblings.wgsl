@@ -437,18 +437,12 @@ fn sibling_whole(view: SiblingView) -> u32 {
 // promotions and a double push that leaves an en passant square, which
 // are not plain moves.
 fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from_square: u32, destinations: Bitboard) -> Bitboard {
-    if !view.usable || bitboard_contains(view.exposed | view.watched | view.pawn_region | view.king_departures, from_square) {
+    if !view.usable || bitboard_contains(sibling_departures(view), from_square) {
         return BITBOARD_EMPTY;
     }
     let mover = 1u - view.side;
-    var left_out = view.exposed | view.watched | view.pawn_fixed | view.knight_region | packed_color(parent, mover) | sibling_landing(view, piece)
-        | sibling_king_arrivals(view, piece);
+    var left_out = sibling_left_out(view, parent, piece);
     if piece == PIECE_PAWN {
-        left_out = left_out | bitboard_make(0xffu, 0xff000000u);
-        let passant = (parent.state >> 8u) & 255u;
-        if passant != NO_SQUARE {
-            left_out = left_out | bitboard_from_square(passant);
-        }
         // A double push beside one of their pawns leaves an en passant square.
         let jump = select(from_square - 16u, from_square + 16u, mover == WHITE);
         let first_rank = select(6u, 1u, mover == WHITE);
@@ -463,28 +457,43 @@ fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from
     return destinations & ~left_out;
 }
 
+// The squares a move of sibling_untouched's children may not leave.
+fn sibling_departures(view: SiblingView) -> Bitboard {
+    return view.exposed | view.watched | view.pawn_region | view.king_departures;
+}
+
+// The squares a move of `piece` in sibling_untouched's children may not
+// land on, whatever square it leaves: the view's regions but the pawns'
+// changes, the mover's own pieces, checks and pins, the king's arrivals,
+// and for a pawn the last ranks (promotions) and the en passant square.
+fn sibling_left_out(view: SiblingView, parent: PackedPosition, piece: u32) -> Bitboard {
+    var left_out = view.exposed | view.watched | view.pawn_fixed | view.knight_region
+        | packed_color(parent, 1u - view.side) | sibling_landing(view, piece) | sibling_king_arrivals(view, piece);
+    if piece == PIECE_PAWN {
+        left_out = left_out | bitboard_make(0xffu, 0xff000000u);
+        let passant = (parent.state >> 8u) & 255u;
+        if passant != NO_SQUARE {
+            left_out = left_out | bitboard_from_square(passant);
+        }
+    }
+    return left_out;
+}
+
 // sibling_untouched for the pawns of one direction (pawn_direction_moves):
 // `destinations`, each from the square `back` before it (a u32 that wraps).
 fn sibling_untouched_pawns(view: SiblingView, parent: PackedPosition, destinations: Bitboard, back: u32) -> Bitboard {
     if !view.usable || bitboard_is_empty(destinations) {
         return BITBOARD_EMPTY;
     }
-    let mover = 1u - view.side;
-    let departures = view.exposed | view.watched | view.pawn_region | view.king_departures;
-    // The destinations whose pawn leaves a square of `departures`.
+    // The destinations whose pawn leaves a square of sibling_departures.
+    let departures = sibling_departures(view);
     var departed: Bitboard;
     if back < 64u {
         departed = bitboard_shift_left(departures, back);
     } else {
         departed = bitboard_shift_right(departures, 0u - back);
     }
-    var left_out = departed | view.exposed | view.watched | view.pawn_fixed | view.knight_region
-        | packed_color(parent, mover) | sibling_landing(view, PIECE_PAWN) | sibling_king_arrivals(view, PIECE_PAWN)
-        | bitboard_make(0xffu, 0xff000000u);
-    let passant = (parent.state >> 8u) & 255u;
-    if passant != NO_SQUARE {
-        left_out = left_out | bitboard_from_square(passant);
-    }
+    var left_out = departed | sibling_left_out(view, parent, PIECE_PAWN);
     if back == 16u || back == 0u - 16u {
         // A double push beside one of their pawns leaves an en passant square.
         let side_pawns = packed_pawns(parent) & packed_color(parent, view.side);

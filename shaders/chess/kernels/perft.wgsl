@@ -245,8 +245,9 @@ const LISTED_MOVES: u32 = 16u;
 // takes the unpinned pawns set-wise, a direction at a time (four steps
 // instead of one a pawn: `pawn_direction_moves`, `sibling_untouched_pawns`),
 // then the other pieces one by one, adding up their untouched children and
-// listing their other moves, until the list is full or no step is left; then it makes the listed children,
-// counts those the view covers from it, and counts the others whole. So
+// listing their other moves, until the list is full or no step is left;
+// then it makes the listed children, counts those the view covers from it,
+// and counts the others whole. So
 // the lanes of a SIMD group, each on its own position, take their pieces
 // together, and run the whole count together, rather than whenever one of
 // them needs to. Each of the three counts is called from one place, which
