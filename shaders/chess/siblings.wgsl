@@ -442,19 +442,20 @@ fn sibling_untouched(view: SiblingView, parent: PackedPosition, piece: u32, from
     }
     let mover = 1u - view.side;
     var left_out = sibling_left_out(view, parent, piece);
-    if piece == PIECE_PAWN {
-        // A double push beside one of their pawns leaves an en passant square.
+    let first_rank = select(6u, 1u, mover == WHITE);
+    if piece == PIECE_PAWN && (from_square >> 3u) == first_rank {
         let jump = select(from_square - 16u, from_square + 16u, mover == WHITE);
-        let first_rank = select(6u, 1u, mover == WHITE);
-        if (from_square >> 3u) == first_rank {
-            let beside = (bitboard_from_square(jump + 1u) & ~files_mask(0x01u))
-                | (bitboard_from_square(jump - 1u) & ~files_mask(0x80u));
-            if !bitboard_is_empty(beside & packed_pawns(parent) & packed_color(parent, view.side)) {
-                left_out = left_out | bitboard_from_square(jump);
-            }
-        }
+        left_out = left_out | (bitboard_from_square(jump) & sibling_passant_landings(view, parent));
     }
     return destinations & ~left_out;
+}
+
+// Where a double push of the parent's side leaves an en passant square
+// (play_move_word): beside a pawn of the view's side, which could take it.
+fn sibling_passant_landings(view: SiblingView, parent: PackedPosition) -> Bitboard {
+    let side_pawns = packed_pawns(parent) & packed_color(parent, view.side);
+    return bitboard_shift_right(side_pawns & ~files_mask(0x01u), 1u)
+        | bitboard_shift_left(side_pawns & ~files_mask(0x80u), 1u);
 }
 
 // The squares a move of sibling_untouched's children may not leave.
@@ -495,10 +496,7 @@ fn sibling_untouched_pawns(view: SiblingView, parent: PackedPosition, destinatio
     }
     var left_out = departed | sibling_left_out(view, parent, PIECE_PAWN);
     if back == 16u || back == 0u - 16u {
-        // A double push beside one of their pawns leaves an en passant square.
-        let side_pawns = packed_pawns(parent) & packed_color(parent, view.side);
-        left_out = left_out | bitboard_shift_right(side_pawns & ~files_mask(0x01u), 1u)
-            | bitboard_shift_left(side_pawns & ~files_mask(0x80u), 1u);
+        left_out = left_out | sibling_passant_landings(view, parent);
     }
     return destinations & ~left_out;
 }
