@@ -302,8 +302,6 @@ fn the_looped_leaf_leaves_out_promotions_castling_and_en_passant() {
     }
 }
 
-/// Counts `roots` to `depth` through the looped leaf, and names the first
-/// roots whose counts differ from the CPU's.
 /// The looped leaf takes the unpinned pawns set-wise, a direction at a
 /// time, and adds up what a landing changes in the other side's pawns'
 /// moves: pawns on the seventh rank (promotions by push and by capture
@@ -334,6 +332,8 @@ fn the_looped_leaf_takes_pawns_by_direction_exactly() {
     }
 }
 
+/// Counts `roots` to `depth` through the looped leaf, and names the first
+/// roots whose counts differ from the CPU's.
 fn assert_the_looped_leaf_matches_the_cpu(context: &GpuContext, roots: &[Position], depth: u32) {
     let expected: Vec<u64> = roots.iter().map(|root| perft::perft(root, depth)).collect();
     let options = PerftOptions { fused_leaves: true, fused_shape: FusedShape::PerPosition, ..Default::default() };
