@@ -102,6 +102,33 @@ impl ShogiState {
         self.position.legal_moves().into_iter().find(|&mv| action_of(mv, us) == action)
     }
 
+    /// The move that `action` names, read from the action and the board
+    /// without generating moves: the caller knows it legal (it is in the
+    /// mask), so the mask's move generation is not repeated for the step.
+    /// A drop names its kind; a board move names its destination and the
+    /// direction it came from, and the moving piece is the first one met
+    /// walking back that way (a legal move's path is empty), or the
+    /// knight's square.
+    fn legal_move_of(&self, action: usize) -> Move {
+        let us = self.position.side_to_move();
+        let (plane, to_index) = (action / 81, action % 81);
+        let (column, row) = ((to_index / 9) as i8, (to_index % 9) as i8);
+        let to = square_of(column, row, us);
+        if plane >= 20 {
+            return Move { from: None, to, piece: DROPS[plane - 20], promote: false };
+        }
+        let (column_step, row_step) = DIRECTION_STEPS[plane % 10];
+        let (mut from_column, mut from_row) = (column - column_step, row - row_step);
+        // Only sliders go more than one step; the knight's planes never walk.
+        while plane % 10 < 8 && self.position.piece_on(square_of(from_column, from_row, us)).is_none() {
+            from_column -= column_step;
+            from_row -= row_step;
+        }
+        let from = square_of(from_column, from_row, us);
+        let (_, piece) = self.position.piece_on(from).expect("a legal action's piece stands on its square");
+        Move { from: Some(from), to, piece, promote: plane >= 10 }
+    }
+
     /// The repetition the last position completes, if it is the fourth time
     /// it arose.
     fn repetition_now(&self) -> Option<Repetition> {
@@ -167,6 +194,21 @@ fn cell_of(square: u8, us: Color) -> usize {
         Color::White => 80 - usize::from(square),
     }
 }
+
+/// The square at pgx's (column, row) in the frame of `us`, the inverse of [`frame`].
+fn square_of(column: i8, row: i8, us: Color) -> u8 {
+    debug_assert!((0..9).contains(&column) && (0..9).contains(&row), "({column}, {row}) is off the board");
+    let (rank, file_column) = match us {
+        Color::Black => (row, 8 - column),
+        Color::White => (8 - row, column),
+    };
+    (rank * 9 + file_column) as u8
+}
+
+/// The (columns, rows) step of each direction plane (see [`direction`]):
+/// one square for planes 0–7, the knight's jump for 8 and 9.
+const DIRECTION_STEPS: [(i8, i8); 10] =
+    [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1), (1, -2), (-1, -2)];
 
 /// pgx's direction plane of a board move by `(columns, rows)` in the
 /// mover's frame (rows decrease towards the far rank).
@@ -253,7 +295,8 @@ impl EnvGame for ShogiGame {
     }
 
     fn play_action(state: &mut ShogiState, action: usize) {
-        let mv = state.move_of(action).expect("the action is legal");
+        let mv = state.legal_move_of(action);
+        debug_assert_eq!(state.move_of(action), Some(mv), "action {action} names a legal move");
         let mover = state.position.side_to_move();
         state.position = <ShogiGame as Game>::play(&state.position, mv);
         state.keys.push(key_of(&state.position));
@@ -339,6 +382,36 @@ mod tests {
         <ShogiGame as EnvGame>::legal_action_mask(&<ShogiGame as EnvGame>::start(), &mut mask);
         let actions: Vec<usize> = (0..ACTIONS).filter(|&action| mask[action]).collect();
         assert_eq!(actions, expected);
+    }
+
+    /// Every legal move of seeded random games and of positions with drops,
+    /// promotions and long slides read back from its action.
+    #[test]
+    fn an_action_reads_as_the_legal_move_it_names() {
+        let mut positions = crate::shogi::perft::random_positions(300, 11);
+        for sfen in [
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1",
+            "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL w Bb 1",
+        ] {
+            positions.push(Position::from_sfen(sfen).unwrap());
+        }
+        let (mut drops, mut promotions, mut slides) = (0, 0, 0);
+        for position in positions {
+            let state = ShogiState::from_position(position);
+            let us = position.side_to_move();
+            for mv in position.legal_moves() {
+                assert_eq!(state.legal_move_of(action_of(mv, us)), mv, "{}", position.to_sfen());
+                drops += usize::from(mv.from.is_none());
+                promotions += usize::from(mv.promote);
+                if let Some(from) = mv.from {
+                    let ((from_column, from_row), (column, row)) = (frame(from, us), frame(mv.to, us));
+                    let (columns, rows) = ((column - from_column).abs(), (row - from_row).abs());
+                    slides += usize::from(columns.max(rows) > 1 && (columns == 0 || rows == 0 || columns == rows));
+                }
+            }
+        }
+        assert!(drops > 0 && promotions > 0 && slides > 0, "drops {drops}, promotions {promotions}, slides {slides}");
     }
 
     #[test]
