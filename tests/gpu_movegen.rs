@@ -4,10 +4,13 @@
 mod common;
 
 use common::gpu::context;
+use gpu_movegen::chess::Chess;
+use gpu_movegen::chess::env::{ACTIONS, ChessState};
 use gpu_movegen::chess::gpu::layout::{PackedPosition, join};
-use gpu_movegen::chess::gpu::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves};
+use gpu_movegen::chess::gpu::{ACTION_MASK_WORDS, GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves};
+use gpu_movegen::env::EnvGame;
 use gpu_movegen::gpu::GpuError;
-use gpu_movegen::{Bitboard, CastlingSide, Color, Piece, Position, Square, pseudo_legal};
+use gpu_movegen::{Bitboard, CastlingSide, Color, MoveKind, Piece, Position, Square, pseudo_legal};
 
 fn test_positions() -> Vec<Position> {
     let mut roots = vec![Position::start()];
@@ -55,6 +58,44 @@ fn both_kernels_match_the_cpu_on_suites_and_random_play() {
         let moves = generator.generate(&positions, kernel).expect("GPU generation");
         assert_same_moves(kernel, &positions, &moves);
     }
+}
+
+/// The chess environment's legal-action masks made on the GPU equal the
+/// CPU environment's bit for bit, on every standard position of the
+/// suites and of seeded random play from them, castling, en passant and
+/// every promotion among them, in three dispatches' worth of batch sizes.
+#[test]
+fn legal_action_masks_match_the_cpu_environment() {
+    let context = context();
+    let mut generator = MoveGenerator::new(&context).expect("generator");
+    // The environment plays standard chess: Chess960's castling has no action of its own.
+    let positions: Vec<Position> = test_positions().into_iter().filter(|position| !position.is_chess960()).collect();
+    assert!(positions.len() >= 15_000, "{}", positions.len());
+    let words = generator.legal_action_masks(&positions).expect("GPU masks");
+    assert_eq!(words.len(), positions.len() * ACTION_MASK_WORDS);
+    let mut mask = vec![false; ACTIONS];
+    // Normal moves, castlings, en passant captures, underpromotions.
+    let mut kinds = [0usize; 4];
+    for (position, words) in positions.iter().zip(words.chunks(ACTION_MASK_WORDS)) {
+        <Chess as EnvGame>::legal_action_mask(&ChessState::from_position(*position), &mut mask);
+        let gpu: Vec<usize> = (0..ACTIONS).filter(|&action| words[action / 32] >> (action % 32) & 1 == 1).collect();
+        let cpu: Vec<usize> = (0..ACTIONS).filter(|&action| mask[action]).collect();
+        assert_eq!(gpu, cpu, "legal-action masks differ in {}", position.to_fen());
+        for mv in position.legal_moves() {
+            kinds[match mv.kind() {
+                MoveKind::Castling => 1,
+                MoveKind::EnPassant => 2,
+                MoveKind::Promotion(Piece::Rook | Piece::Bishop | Piece::Knight) => 3,
+                _ => 0,
+            }] += 1;
+        }
+    }
+    assert!(kinds.iter().all(|&count| count >= 100), "moves of each kind: {kinds:?}");
+    // A batch cut into several dispatches gives the same words.
+    let options = GeneratorOptions { max_positions_per_dispatch: 1_000, ..GeneratorOptions::default() };
+    let mut small = MoveGenerator::with_options(&context, options).expect("generator");
+    assert_eq!(small.legal_action_masks(&positions[..2_500]).expect("GPU masks"), words[..2_500 * ACTION_MASK_WORDS]);
+    assert!(small.legal_action_masks(&[]).expect("an empty batch").is_empty());
 }
 
 #[test]

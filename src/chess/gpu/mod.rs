@@ -13,7 +13,7 @@ pub mod self_test;
 pub mod shaders;
 pub mod variant;
 
-pub use movegen::{GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
+pub use movegen::{ACTION_MASK_WORDS, GeneratorOptions, Kernel, MoveGenerator, PieceMode, PositionMoves, Timings};
 pub use perft::{Chess, GpuPerft, PerftOptions};
 pub use shaders::{ADAPTER_DEFAULTS, AdapterDefault, Int64Mode, KernelFamily, ShaderBuild, adapter_default};
 pub use variant::{ChessVariants, VariantGpuPerft, VariantKernels, VariantPerftOptions};

@@ -130,13 +130,18 @@ impl Default for GeneratorOptions {
     }
 }
 
+/// Words of one position's legal-action mask from
+/// [`MoveGenerator::legal_action_masks`]: the chess environment's 4,672
+/// actions ([`crate::chess::env::ACTIONS`]), 32 a word.
+pub const ACTION_MASK_WORDS: usize = crate::chess::env::ACTIONS.div_ceil(32);
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[allow(clippy::enum_variant_names)] // the names are the kernels' names
 enum Pipeline {
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // per_piece_raw is native only
     PerPiecePseudoLegal,
     PerPieceLegal,
     PerPosition,
+    ActionMasks,
 }
 
 impl Pipeline {
@@ -145,6 +150,7 @@ impl Pipeline {
             Pipeline::PerPiecePseudoLegal => "per_piece_pseudo_legal",
             Pipeline::PerPieceLegal => "per_piece_legal",
             Pipeline::PerPosition => "per_position",
+            Pipeline::ActionMasks => "legal_action_masks",
         }
     }
 
@@ -153,6 +159,7 @@ impl Pipeline {
         match self {
             Pipeline::PerPiecePseudoLegal | Pipeline::PerPieceLegal => 64 * size_of::<PieceMovesRecord>() as u64,
             Pipeline::PerPosition => size_of::<PositionMovesRecord>() as u64,
+            Pipeline::ActionMasks => (ACTION_MASK_WORDS * size_of::<u32>()) as u64,
         }
     }
 }
@@ -168,6 +175,7 @@ struct Buffers {
     parameters: wgpu::Buffer,
     per_piece_bind_group: wgpu::BindGroup,
     per_position_bind_group: wgpu::BindGroup,
+    action_masks_bind_group: wgpu::BindGroup,
 }
 
 struct Timestamps {
@@ -182,6 +190,7 @@ pub struct MoveGenerator {
     tables: wgpu::Buffer,
     per_piece: Kernels,
     per_position: Kernels,
+    action_masks: Kernels,
     buffers: Option<Buffers>,
     timestamps: Option<Timestamps>,
     positions_per_dispatch: usize,
@@ -211,6 +220,7 @@ impl MoveGenerator {
         context.require_async(&[]).await?;
         let per_piece = reflect(shaders::compose_build("per_piece", options.build, &[])?)?;
         let per_position = reflect(shaders::compose_build("per_position", options.build, &[])?)?;
+        let action_masks = reflect(shaders::compose_build("action_masks", options.build, &[])?)?;
         let limits = device.limits();
         let table_bytes = u64::from(shaders::TABLE_OFFSETS.total) * 8;
         let largest_binding = table_bytes.max(Pipeline::PerPieceLegal.output_stride());
@@ -251,6 +261,7 @@ impl MoveGenerator {
                 // Layouts and workgroup sizes come from the WGSL itself.
                 let per_piece = context.kernels(&per_piece, "per_piece");
                 let per_position = context.kernels(&per_position, "per_position");
+                let action_masks = context.kernels(&action_masks, "action_masks");
                 let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| Timestamps {
                     queries: device.create_query_set(&wgpu::QuerySetDescriptor {
                         label: Some("dispatch timestamps"),
@@ -274,6 +285,7 @@ impl MoveGenerator {
                     context: context.clone(),
                     per_piece,
                     per_position,
+                    action_masks,
                     tables,
                     buffers: None,
                     timestamps,
@@ -402,6 +414,24 @@ impl MoveGenerator {
         self.run(Pipeline::PerPosition, positions, false).await.map(|(records, _)| records)
     }
 
+    /// The chess environment's legal-action masks of `positions`
+    /// ([`crate::chess::env`]: pgx's 4,672 AlphaZero actions), computed on
+    /// the GPU, [`ACTION_MASK_WORDS`] words a position: bit `action % 32`
+    /// of word `action / 32` is set when the action is legal. The same
+    /// masks as [`crate::env::EnvGame::legal_action_mask`] of each position
+    /// on the CPU, which the tests check on thousands of positions. A side
+    /// to move without a king is [`GpuError::ShaderFault`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn legal_action_masks(&mut self, positions: &[Position]) -> Result<Vec<u32>, GpuError> {
+        crate::gpu::block_on(self.legal_action_masks_async(positions))
+    }
+
+    /// [`MoveGenerator::legal_action_masks`], awaited.
+    pub async fn legal_action_masks_async(&mut self, positions: &[Position]) -> Result<Vec<u32>, GpuError> {
+        let gpu_positions = pack_batch(positions);
+        self.run(Pipeline::ActionMasks, &gpu_positions, false).await.map(|(words, _)| words)
+    }
+
     fn ensure_buffers(&mut self, capacity: usize) {
         if self.buffers.as_ref().is_some_and(|buffers| buffers.capacity >= capacity) {
             return;
@@ -425,6 +455,7 @@ impl MoveGenerator {
         let buffers = [(0, &self.tables), (1, &positions), (2, &output), (3, &status), (4, &parameters)];
         let per_piece_bind_group = bind_group(device, "per_piece", &self.per_piece.layout, &buffers);
         let per_position_bind_group = bind_group(device, "per_position", &self.per_position.layout, &buffers);
+        let action_masks_bind_group = bind_group(device, "action_masks", &self.action_masks.layout, &buffers);
         self.buffers = Some(Buffers {
             capacity,
             positions,
@@ -435,6 +466,7 @@ impl MoveGenerator {
             parameters,
             per_piece_bind_group,
             per_position_bind_group,
+            action_masks_bind_group,
         });
     }
 
@@ -442,6 +474,7 @@ impl MoveGenerator {
         match pipeline {
             Pipeline::PerPiecePseudoLegal | Pipeline::PerPieceLegal => &self.per_piece,
             Pipeline::PerPosition => &self.per_position,
+            Pipeline::ActionMasks => &self.action_masks,
         }
     }
 
@@ -515,11 +548,14 @@ impl MoveGenerator {
             let kernels = self.kernels(pipeline);
             let bind_group = match pipeline {
                 Pipeline::PerPosition => &buffers.per_position_bind_group,
+                Pipeline::ActionMasks => &buffers.action_masks_bind_group,
                 _ => &buffers.per_piece_bind_group,
             };
             // The per-piece kernels run one workgroup (a thread per square) per position.
             let workgroups = match pipeline {
-                Pipeline::PerPosition => count.div_ceil(kernels.workgroup_size(pipeline.entry_point())),
+                Pipeline::PerPosition | Pipeline::ActionMasks => {
+                    count.div_ceil(kernels.workgroup_size(pipeline.entry_point()))
+                }
                 _ => count,
             };
             pass.set_pipeline(kernels.pipeline(pipeline.entry_point()));
