@@ -6,6 +6,7 @@
 //! game of the perft engine (`variant`).
 
 pub mod embed;
+pub mod env;
 pub mod layout;
 pub mod movegen;
 pub mod perft;

@@ -107,7 +107,7 @@ impl ListedGame for Chess {
                     modules.push(catalog::perft_module("chess", "perft_statistics", &configuration, shader?));
                 }
             }
-            for module in ["per_position", "per_piece", "action_masks"] {
+            for module in ["per_position", "per_piece", "action_masks", "environment"] {
                 let shader = reflect(shaders::compose_build(module, build, &[])?)?;
                 modules.push(catalog::batch_module("chess", module, build.name(), shader));
             }

@@ -1,0 +1,269 @@
+//! Chess games kept on the device and stepped there: the core of the
+//! environments' GPU backend ([`crate::env`] steps them on the CPU). A
+//! [`DeviceGames`] holds each game's position and its legal-action mask
+//! (pgx's 4,672 actions, [`crate::chess::env`]) in GPU buffers; a step
+//! uploads one action a game, and one submission plays every action its
+//! game's mask holds and writes the new masks
+//! (shaders/chess/kernels/environment.wgsl). What comes back is one result
+//! word a game; the masks and positions only when asked for
+//! ([`DeviceGames::masks`], [`DeviceGames::positions`]).
+//!
+//! The rules beyond the moves (the end of a game, repetition, the
+//! observation) are still the CPU environment's; tests/gpu_env.rs steps
+//! games here and on the CPU side by side and compares every position and
+//! every mask.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::layout::PackedPosition;
+use super::movegen::{ACTION_MASK_WORDS, check_build};
+use super::shaders::{self, ShaderBuild};
+use crate::chess::env::ACTIONS;
+use crate::chess::position::Position;
+use crate::env::EnvError;
+use crate::gpu::reflect::{Kernels, reflect};
+use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
+use crate::gpu::{GpuContext, GpuError};
+
+/// The most games one [`DeviceGames`] holds: one dispatch of workgroups of
+/// 64 along one dimension covers them.
+pub const MAX_GAMES: usize = 1 << 16;
+
+/// What a step did to one game (`results` in environment.wgsl).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepResult {
+    /// No action was given for it.
+    NotStepped,
+    /// Its action was legal and is played; its mask is the new position's.
+    Played,
+    /// Its action was not in its mask: nothing changed.
+    Illegal,
+}
+
+/// What [`DeviceGames`] refuses, or a GPU failure.
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceGamesError {
+    /// A batch of no games or of more than [`MAX_GAMES`].
+    #[error("device games hold 1 to {MAX_GAMES} games, not {0}")]
+    BatchSize(usize),
+    /// A Chess960 position: the environment's actions are standard chess's
+    /// (castling is the king's two-square move).
+    #[error("game {0} is a Chess960 position; the chess environment plays standard chess")]
+    Chess960(usize),
+    /// A step refused before any game changed, as [`crate::env::Env::step`] refuses it.
+    #[error(transparent)]
+    Step(#[from] EnvError),
+    /// The device failed.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+/// `EnvironmentParameters` in environment.wgsl: the batch size, padded to a
+/// uniform's 16 bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+struct EnvironmentParameters {
+    count: u32,
+    padding: [u32; 3],
+}
+
+/// The action word of a game not stepped (`NO_ACTION` in actions.wgsl).
+const NO_ACTION: u32 = u32::MAX;
+/// `RESULT_PLAYED` in environment.wgsl.
+const RESULT_PLAYED: u32 = 1;
+/// `FAULT_MASK_MISMATCH` in environment.wgsl.
+const FAULT_MASK_MISMATCH: u32 = 8;
+
+/// Chess games on the device (see the module documentation).
+pub struct DeviceGames {
+    context: GpuContext,
+    kernels: Kernels,
+    count: u32,
+    games: wgpu::Buffer,
+    masks: wgpu::Buffer,
+    actions: wgpu::Buffer,
+    results: wgpu::Buffer,
+    status: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    staging: Staging,
+}
+
+impl DeviceGames {
+    /// The games of `positions` (standard chess, at most [`MAX_GAMES`]) on
+    /// `context`'s device, in the default build for it, with their masks
+    /// written.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new(context: &GpuContext, positions: &[Position]) -> Result<DeviceGames, DeviceGamesError> {
+        crate::gpu::block_on(DeviceGames::new_async(context, positions, shaders::ShaderBuild::default()))
+    }
+
+    /// [`DeviceGames::new`] in a chosen build, awaited.
+    pub async fn new_async(
+        context: &GpuContext,
+        positions: &[Position],
+        build: ShaderBuild,
+    ) -> Result<DeviceGames, DeviceGamesError> {
+        if positions.is_empty() || positions.len() > MAX_GAMES {
+            return Err(DeviceGamesError::BatchSize(positions.len()));
+        }
+        if let Some(game) = positions.iter().position(Position::is_chess960) {
+            return Err(DeviceGamesError::Chess960(game));
+        }
+        let device = &context.device;
+        check_build(device, build)?;
+        context.require_async(&[]).await?;
+        let shader = reflect(shaders::compose_build("environment", build, &[]).map_err(GpuError::from)?)?;
+        let count = positions.len() as u32;
+        let packed: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
+        let mask_bytes = (positions.len() * ACTION_MASK_WORDS * 4) as u64;
+        let games = context
+            .scoped_async(|| {
+                use wgpu::BufferUsages as Usage;
+                let kernels = context.kernels(&shader, "environment");
+                let tables =
+                    buffer_with(device, "attack tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
+                let games = buffer_with(device, "games", &packed, Usage::STORAGE | Usage::COPY_SRC);
+                let masks = buffer(device, "action masks", mask_bytes, Usage::STORAGE | Usage::COPY_SRC);
+                let actions = buffer(device, "actions", u64::from(count) * 4, Usage::STORAGE | Usage::COPY_DST);
+                // Every game's result reads "played", so that the first
+                // `write_masks` writes every mask.
+                let results = buffer_with(
+                    device,
+                    "results",
+                    &vec![RESULT_PLAYED; positions.len()],
+                    Usage::STORAGE | Usage::COPY_SRC,
+                );
+                let status = buffer(device, "status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
+                let parameters = buffer_with(
+                    device,
+                    "parameters",
+                    &[EnvironmentParameters { count, padding: [0; 3] }],
+                    Usage::UNIFORM,
+                );
+                let bind_group = bind_group(
+                    device,
+                    "environment",
+                    &kernels.layout,
+                    &[
+                        (0, &tables),
+                        (1, &games),
+                        (2, &masks),
+                        (3, &status),
+                        (4, &parameters),
+                        (5, &actions),
+                        (6, &results),
+                    ],
+                );
+                // Enough for every mask at once, up to 16 MiB a round trip.
+                let staging = Staging::new(device, mask_bytes.min(16 << 20).next_multiple_of(4));
+                DeviceGames {
+                    context: context.clone(),
+                    kernels,
+                    count,
+                    games,
+                    masks,
+                    actions,
+                    results,
+                    status,
+                    bind_group,
+                    staging,
+                }
+            })
+            .await?;
+        games.dispatch(&["write_masks"]).await?;
+        Ok(games)
+    }
+
+    /// Games held.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether it holds no game (never: a batch has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Plays each game's action (`None`: the game is not stepped), when its
+    /// mask holds it; one action a game. An action outside the mask leaves
+    /// its game as it was ([`StepResult::Illegal`]). A batch of the wrong
+    /// length, or an action past the last, is refused before any game
+    /// changes ([`DeviceGamesError::Step`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn step(&mut self, actions: &[Option<u32>]) -> Result<Vec<StepResult>, DeviceGamesError> {
+        crate::gpu::block_on(self.step_async(actions))
+    }
+
+    /// [`DeviceGames::step`], awaited.
+    pub async fn step_async(&mut self, actions: &[Option<u32>]) -> Result<Vec<StepResult>, DeviceGamesError> {
+        if actions.len() != self.len() {
+            return Err(EnvError::BatchSize { expected: self.len(), got: actions.len() }.into());
+        }
+        let out_of_range = actions.iter().enumerate().find_map(|(game, action)| {
+            action.filter(|&action| action as usize >= ACTIONS).map(|action| (game, action))
+        });
+        if let Some((game, action)) = out_of_range {
+            return Err(EnvError::ActionOutOfRange { game, action: i64::from(action), actions: ACTIONS }.into());
+        }
+        let words: Vec<u32> = actions.iter().map(|action| action.unwrap_or(NO_ACTION)).collect();
+        self.context.queue.write_buffer(&self.actions, 0, bytemuck::cast_slice(&words));
+        self.dispatch(&["play_actions", "write_masks"]).await?;
+        let results: Vec<u32> = self.staging.read(&self.context, &self.results, 0, u64::from(self.count) * 4).await?;
+        results
+            .into_iter()
+            .map(|result| match result {
+                0 => Ok(StepResult::NotStepped),
+                RESULT_PLAYED => Ok(StepResult::Played),
+                2 => Ok(StepResult::Illegal),
+                other => Err(GpuError::Internal(format!("a step's result reads {other}")).into()),
+            })
+            .collect()
+    }
+
+    /// Every game's mask, [`ACTION_MASK_WORDS`] words a game: bit
+    /// `action % 32` of word `action / 32` is set when the action is legal.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn masks(&self) -> Result<Vec<u32>, GpuError> {
+        crate::gpu::block_on(self.staging.read(
+            &self.context,
+            &self.masks,
+            0,
+            (self.len() * ACTION_MASK_WORDS * 4) as u64,
+        ))
+    }
+
+    /// Every game's position as the kernels hold it (an en passant square
+    /// only where a pawn could take there).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn positions(&self) -> Result<Vec<PackedPosition>, GpuError> {
+        let bytes = (self.len() * size_of::<PackedPosition>()) as u64;
+        crate::gpu::block_on(self.staging.read(&self.context, &self.games, 0, bytes))
+    }
+
+    /// Runs each entry point over every game in turn, in one submission,
+    /// and checks the fault flags.
+    async fn dispatch(&self, entry_points: &[&str]) -> Result<(), GpuError> {
+        let context = &self.context;
+        let mut encoder = context.device.create_command_encoder(&Default::default());
+        encoder.clear_buffer(&self.status, 0, None);
+        for entry_point in entry_points {
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(entry_point), timestamp_writes: None });
+            pass.set_pipeline(self.kernels.pipeline(entry_point));
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.dispatch_workgroups(self.count.div_ceil(self.kernels.workgroup_size(entry_point)), 1, 1);
+        }
+        context.submit([encoder.finish()]);
+        let status: Vec<u32> = context.scoped_future(self.staging.read(context, &self.status, 0, 4)).await??;
+        match status[0] {
+            0 => Ok(()),
+            flags if flags & FAULT_MASK_MISMATCH != 0 => {
+                Err(GpuError::ShaderFault(format!("a game's mask held an action no legal move has (flags {flags:#x})")))
+            }
+            flags => Err(GpuError::ShaderFault(format!(
+                "{} (flags {flags:#x})",
+                <super::Chess as crate::gpu::PerftGame>::INVALID_POSITION
+            ))),
+        }
+    }
+}
