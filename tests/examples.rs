@@ -54,7 +54,7 @@ fn throughput_runs_every_section() {
     std::fs::create_dir_all(&folder).unwrap();
     let json = folder.join("perft.json").to_string_lossy().into_owned();
     let plot = folder.join("perft.svg").to_string_lossy().into_owned();
-    let sections: [&[&str]; 8] = [
+    let sections: [&[&str]; 9] = [
         &[
             "perft",
             "--start-depths",
@@ -70,6 +70,7 @@ fn throughput_runs_every_section() {
             &plot,
         ],
         &["movegen", "--max-batch", "100"],
+        &["env", "--batch", "64", "--steps", "8"],
         &["sliders", "--batch", "100", "--perft-depth", "3", "--invocations", "64"],
         &["go", "--positions", "100", "--playouts", "200", "--gpu-playouts", "64"],
         &["shogi", "--rounds", "1", "--depth", "2"],

@@ -5,6 +5,8 @@
 //!   each in alternating rounds, then the scaling over threads;
 //! - `deep` (deep.rs): CPU perft with the transposition table against
 //!   without it;
+//! - `env` (env.rs): chess environment steps (play the actions, make the
+//!   legal-action masks), the GPU's device games against the CPU;
 //! - `go` (go.rs): Go legal-point bitmaps and playouts, GPU against CPU;
 //! - `movegen` (movegen.rs): the GPU move-generation kernels against the CPU
 //!   over batch sizes from 1 to 1,000,000, upload, dispatch and readback apart;
@@ -36,6 +38,7 @@ use clap::{Parser, Subcommand};
 use compile::compile_section;
 use cpu::cpu_section;
 use deep::deep_section;
+use env::env_section;
 use go::go_section;
 use movegen::movegen_section;
 use perft::PerftSettings;
@@ -47,6 +50,7 @@ use sliders::sliders_section;
 mod compile;
 mod cpu;
 mod deep;
+mod env;
 mod go;
 mod movegen;
 mod peers;
@@ -101,6 +105,15 @@ enum Section {
         /// Timed rounds (the median is reported).
         #[arg(long, default_value_t = 5)]
         rounds: usize,
+    },
+    /// Chess environment steps: the device's games against the CPU on all threads.
+    Env {
+        /// Games stepped together.
+        #[arg(long, default_value_t = 1_024)]
+        batch: usize,
+        /// Steps taken.
+        #[arg(long, default_value_t = 64)]
+        steps: usize,
     },
     /// Go: legal-point bitmaps and playouts per second, GPU against the CPU.
     Go {
@@ -206,6 +219,10 @@ fn main() {
         }
         Section::Deep { depth, hash, gpu_hash, rounds } => {
             ("deep", None, deep_section(*depth, *hash, *gpu_hash, (*rounds).max(1)))
+        }
+        Section::Env { batch, steps } => {
+            let (adapter, rows) = env_section((*batch).clamp(1, 1 << 16), *steps);
+            ("env", adapter, rows)
         }
         Section::Go { positions, playouts, gpu_playouts } => {
             let (adapter, rows) = go_section(*positions.max(&1), *playouts.max(&10), *gpu_playouts.max(&10));

@@ -1,0 +1,91 @@
+//! `env`: chess games stepped a batch at a time, the device's step
+//! (`chess::gpu::env::DeviceGames`: play the actions and write the new
+//! legal-action masks on the GPU, then read the masks back, as a policy
+//! needs them) against the CPU doing the same for every game on all its
+//! threads (play, then the environment's mask). Both play the same random
+//! legal actions; every GPU mask is checked against the CPU's after each
+//! step, outside the clock, before any figure counts. The rest of a step
+//! (the end of a game, the observation) is not in either: the device does
+//! not have it yet.
+
+use crate::OrGpuExit as _;
+use crate::report::{Row, seconds};
+use gpu_movegen::Position;
+use gpu_movegen::chess::Chess;
+use gpu_movegen::chess::env::ACTIONS;
+use gpu_movegen::chess::gpu::ACTION_MASK_WORDS;
+use gpu_movegen::chess::gpu::env::DeviceGames;
+use gpu_movegen::env::EnvGame;
+use gpu_movegen::gpu::GpuContext;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+pub(crate) fn env_section(batch: usize, steps: usize) -> (Option<String>, Vec<Row>) {
+    let context = GpuContext::new().ok();
+    let adapter = context.as_ref().map(GpuContext::adapter_description);
+    let threads = rayon::current_num_threads();
+    let mut rows = Vec::new();
+    println!("Chess environment steps per second, {batch} games (GPU: {})", adapter.as_deref().unwrap_or("none"));
+    // The CPU's side is the environment's own per-game work (crate::env::Env
+    // calls the same two functions), less the end of a game and the observation.
+    let mut states = vec![<Chess as EnvGame>::start(); batch];
+    let mut masks = vec![false; batch * ACTIONS];
+    masks.par_chunks_mut(ACTIONS).zip(&states).for_each(|(mask, state)| Chess::legal_action_mask(state, mask));
+    let positions: Vec<Position> = states.iter().map(|state| *state.position()).collect();
+    let mut games = context.as_ref().map(|context| DeviceGames::new(context, &positions).or_gpu_exit("device games"));
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0xe5_2026);
+    let (mut cpu_time, mut gpu_time, mut played) = (0.0, 0.0, 0usize);
+    for _ in 0..steps {
+        // A random legal action a game; a game with none is left out.
+        let actions: Vec<Option<u32>> = masks
+            .chunks(ACTIONS)
+            .map(|mask| {
+                let legal: Vec<u32> = (0..ACTIONS as u32).filter(|&action| mask[action as usize]).collect();
+                (!legal.is_empty()).then(|| legal[random.random_range(0..legal.len())])
+            })
+            .collect();
+        played += actions.iter().flatten().count();
+        let ((), time) = seconds(|| {
+            states.par_iter_mut().zip(masks.par_chunks_mut(ACTIONS)).zip(&actions).for_each(
+                |((state, mask), action)| {
+                    if let Some(action) = action {
+                        Chess::play_action(state, *action as usize);
+                        Chess::legal_action_mask(state, mask);
+                    }
+                },
+            )
+        });
+        cpu_time += time;
+        if let Some(games) = games.as_mut() {
+            let (words, time) = seconds(|| {
+                games.step(&actions).or_gpu_exit("a device step");
+                games.masks().or_gpu_exit("the masks")
+            });
+            gpu_time += time;
+            for (game, (words, mask)) in words.chunks(ACTION_MASK_WORDS).zip(masks.chunks(ACTIONS)).enumerate() {
+                if (0..ACTIONS).any(|action| (words[action / 32] >> (action % 32) & 1 == 1) != mask[action]) {
+                    let fen = states[game].position().to_fen();
+                    eprintln!("env: game {game}'s mask on the GPU differs from the CPU's in {fen}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    let amount = played as f64;
+    println!("{:<28} {:>14} {:>14}", "engine", "steps", "steps/s");
+    println!("{:<28} {:>14} {:>14.0}", format!("cpu {threads} threads"), played, amount / cpu_time);
+    rows.push(Row::counted(
+        "env",
+        format!("cpu {threads} threads"),
+        "chess steps",
+        batch as u64,
+        amount,
+        cpu_time,
+        None,
+    ));
+    if games.is_some() {
+        println!("{:<28} {:>14} {:>14.0}", "gpu", played, amount / gpu_time);
+        rows.push(Row::counted("env", "gpu".into(), "chess steps", batch as u64, amount, gpu_time, Some("cpu")));
+    }
+    (adapter, rows)
+}
