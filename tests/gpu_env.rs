@@ -8,104 +8,159 @@ mod common;
 use common::gpu::context;
 use gpu_movegen::Position;
 use gpu_movegen::chess::Chess;
-use gpu_movegen::chess::env::{ACTIONS, ChessState};
+use gpu_movegen::chess::env::{ACTIONS, ChessState, MAX_STEPS};
 use gpu_movegen::chess::gpu::env::{DeviceGames, DeviceGamesError, MAX_GAMES, StepResult};
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{ACTION_MASK_WORDS, MoveGenerator};
-use gpu_movegen::env::{EnvError, EnvGame};
+use gpu_movegen::env::{Env, EnvError};
 use rand::{Rng, SeedableRng};
-
-/// The CPU environment's legal actions of `position`.
-fn legal_actions(position: &Position) -> Vec<u32> {
-    let mut mask = vec![false; ACTIONS];
-    <Chess as EnvGame>::legal_action_mask(&ChessState::from_position(*position), &mut mask);
-    (0..ACTIONS as u32).filter(|&action| mask[action as usize]).collect()
-}
 
 /// The actions whose bits are set in one game's mask words.
 fn actions_of(words: &[u32]) -> Vec<u32> {
     (0..ACTIONS as u32).filter(|&action| words[action as usize / 32] >> (action % 32) & 1 == 1).collect()
 }
 
-/// 192 games, one a suite-like start each, played at random for up to 160
-/// plies on both sides: one step in twenty takes an action outside the
-/// mask, one in ten leaves a game out, and a game with no legal move is
-/// left out for good. After every step each game's position and mask on
-/// the device equal the CPU's.
-#[test]
-fn games_stepped_on_the_device_equal_the_cpu_at_every_step() {
-    let context = context();
-    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x6e5_2026);
-    let mut positions: Vec<Position> = vec![Position::start(); 160];
-    for fen in [
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
-        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-        "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
-    ] {
-        let position = Position::from_fen(fen).unwrap();
-        positions.extend(std::iter::repeat_n(position, 4));
+/// Each game's record as the kernels keep it: the en passant square only
+/// where a pawn of the side to move could take there.
+fn device_record(position: &Position) -> PackedPosition {
+    let mut record = PackedPosition::from(position);
+    if let Some(square) = position.en_passant() {
+        let us = position.side_to_move();
+        let takers =
+            gpu_movegen::chess::tables::pawn_attacks(!us, square) & position.pieces_of(us, gpu_movegen::Piece::Pawn);
+        if takers.is_empty() {
+            record.state = record.state & !(0xff << 8) | 64 << 8;
+        }
     }
-    let mut games = DeviceGames::new(&context, &positions).expect("device games");
-    assert_eq!(games.len(), positions.len());
-    let (mut played, mut illegal, mut left_out) = (0usize, 0usize, 0usize);
-    for ply in 0..160 {
-        let mut actions = Vec::with_capacity(positions.len());
-        let mut expected = Vec::with_capacity(positions.len());
-        for position in &mut positions {
-            let legal = legal_actions(position);
-            if legal.is_empty() || random.random_range(0..10) == 0 {
-                actions.push(None);
-                expected.push(StepResult::NotStepped);
-            } else if random.random_range(0..20) == 0 {
+    record
+}
+
+/// How a game on the CPU ended, for the test's coverage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Ending {
+    Checkmate,
+    Stalemate,
+    FiftyMoves,
+    StepLimit,
+    /// Threefold repetition or insufficient material.
+    OtherDraw,
+    IllegalAction,
+}
+
+/// Games stepped on the device and in the CPU environment side by side,
+/// every game to its end: random games from the start, from two sparse
+/// endings (where the fifty-move rule, insufficient material and mates
+/// come sooner), one that repeats the start three times by knight moves,
+/// and an action outside the mask now and then. After every step each
+/// game's result, end, rewards (by the CPU's players' colours), steps, and
+/// for a game not over its position and mask, equal the CPU's.
+#[test]
+fn games_stepped_on_the_device_equal_the_cpu_environment_at_every_step() {
+    let context = context();
+    let mut starts = vec![Position::start(); 64];
+    starts.extend(std::iter::repeat_n(Position::from_fen("4k3/8/8/3n4/8/8/8/R3K3 w Q - 0 1").unwrap(), 24));
+    starts.extend(std::iter::repeat_n(Position::from_fen("7k/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap(), 24));
+    let batch = starts.len();
+    let mut env = Env::<Chess>::new(batch, 7);
+    for (game, position) in starts.iter().enumerate() {
+        env.set_state(game, ChessState::from_position(*position));
+    }
+    let mut games = DeviceGames::new(&context, &starts).expect("device games");
+    // Game 0 repeats the start by knight moves, twice: a third time at step 8.
+    let mut scratch = Position::start();
+    let script: Vec<u32> = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .map(|uci| {
+            let mv = scratch.legal_moves().into_iter().find(|mv| mv.to_string() == *uci).expect("a legal knight move");
+            let action = gpu_movegen::chess::env::action_of(mv, scratch.side_to_move()) as u32;
+            scratch.play(mv);
+            action
+        })
+        .collect();
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x6e5_2026);
+    let mut endings = std::collections::HashMap::<Ending, usize>::new();
+    let mut ended = vec![false; batch];
+    for step in 0..=MAX_STEPS as usize {
+        if ended.iter().all(|&over| over) {
+            break;
+        }
+        let mut actions = Vec::with_capacity(batch);
+        let mut expected = Vec::with_capacity(batch);
+        for (game, &over) in ended.iter().enumerate() {
+            let legal = env.legal_actions(game);
+            let (action, result) = if over {
+                (0, StepResult::Over)
+            } else if game == 0 && step < 8 {
+                (script[step % 4], StepResult::Played)
+            } else if random.random_range(0..600) == 0 {
                 let outside = loop {
                     let action = random.random_range(0..ACTIONS as u32);
                     if !legal.contains(&action) {
                         break action;
                     }
                 };
-                actions.push(Some(outside));
-                expected.push(StepResult::Illegal);
+                (outside, StepResult::Illegal)
             } else {
-                let action = legal[random.random_range(0..legal.len())];
-                let state = ChessState::from_position(*position);
-                let mv = state.move_of(action as usize).expect("a legal action's move");
-                position.play(mv);
-                actions.push(Some(action));
-                expected.push(StepResult::Played);
+                (legal[random.random_range(0..legal.len())], StepResult::Played)
+            };
+            actions.push(action);
+            expected.push(result);
+        }
+        env.step(&actions).expect("a CPU step");
+        let results = games.step(&actions.iter().map(|&action| Some(action)).collect::<Vec<_>>()).expect("a step");
+        assert_eq!(results, expected, "step {step}");
+        let outcomes = games.outcomes().expect("outcomes");
+        let records = games.positions().expect("positions");
+        let masks = games.masks().expect("masks");
+        for game in 0..batch {
+            let state = env.state(game);
+            let position = state.position();
+            let players = env.players(game);
+            let outcome = outcomes[game];
+            let context = format!("game {game} at step {step}: {}", position.to_fen());
+            assert_eq!(outcome.over, env.terminated()[game], "{context}");
+            for (reward, player) in outcome.rewards.iter().zip(players) {
+                assert_eq!(*reward, env.rewards()[2 * game + usize::from(player)], "{context}");
+            }
+            assert_eq!(outcome.steps, state.steps(), "{context}");
+            assert_eq!(records[game], device_record(position), "{context}");
+            if !outcome.over {
+                let words = &masks[game * ACTION_MASK_WORDS..(game + 1) * ACTION_MASK_WORDS];
+                assert_eq!(actions_of(words), env.legal_actions(game), "{context}");
+            } else if !ended[game] {
+                ended[game] = true;
+                let no_moves = position.legal_moves().is_empty();
+                let ending = if results[game] == StepResult::Illegal {
+                    Ending::IllegalAction
+                } else if no_moves && position.in_check() {
+                    Ending::Checkmate
+                } else if no_moves {
+                    Ending::Stalemate
+                } else if position.halfmove_clock() >= 100 {
+                    Ending::FiftyMoves
+                } else if state.steps() >= MAX_STEPS {
+                    Ending::StepLimit
+                } else {
+                    Ending::OtherDraw
+                };
+                *endings.entry(ending).or_default() += 1;
             }
         }
-        let results = games.step(&actions).expect("a step");
-        assert_eq!(results, expected, "ply {ply}");
-        played += expected.iter().filter(|&&result| result == StepResult::Played).count();
-        illegal += expected.iter().filter(|&&result| result == StepResult::Illegal).count();
-        left_out += expected.iter().filter(|&&result| result == StepResult::NotStepped).count();
-
-        let device_positions = games.positions().expect("positions");
-        let masks = games.masks().expect("masks");
-        for (game, position) in positions.iter().enumerate() {
-            let mut expected_record = PackedPosition::from(position);
-            // The kernels keep an en passant square only where a pawn could take there.
-            if let Some(square) = position.en_passant() {
-                let us = position.side_to_move();
-                let takers = gpu_movegen::chess::tables::pawn_attacks(!us, square)
-                    & position.pieces_of(us, gpu_movegen::Piece::Pawn);
-                if takers.is_empty() {
-                    expected_record.state = expected_record.state & !(0xff << 8) | 64 << 8;
-                }
-            }
-            assert_eq!(device_positions[game], expected_record, "game {game} at ply {ply}: {}", position.to_fen());
-            let words = &masks[game * ACTION_MASK_WORDS..(game + 1) * ACTION_MASK_WORDS];
-            assert_eq!(actions_of(words), legal_actions(position), "game {game} at ply {ply}: {}", position.to_fen());
+        if step == 7 {
+            assert!(outcomes[0].over, "the start arose a third time");
         }
     }
-    assert!(played > 15_000 && illegal > 800 && left_out > 2_000, "{played} {illegal} {left_out}");
-    // Some games ended (no legal move) and kept being left out.
-    assert!(positions.iter().any(|position| position.legal_moves().is_empty()));
+    assert!(ended.iter().all(|&over| over), "every game ends by the step limit");
+    for ending in [
+        Ending::Checkmate,
+        Ending::Stalemate,
+        Ending::FiftyMoves,
+        Ending::StepLimit,
+        Ending::OtherDraw,
+        Ending::IllegalAction,
+    ] {
+        assert!(endings.get(&ending).is_some_and(|&count| count > 0), "no {ending:?} among {endings:?}");
+    }
 }
 
 /// The masks of games on the device equal the batch kernel's, and bad
@@ -133,7 +188,7 @@ fn device_games_refuse_bad_batches_and_agree_with_the_batch_kernel() {
 
     for count in [0, MAX_GAMES + 1] {
         let error = DeviceGames::new(&context, &vec![Position::start(); count]).err().expect("refused");
-        assert_eq!(error.to_string(), format!("device games hold 1 to 65536 games, not {count}"));
+        assert_eq!(error.to_string(), format!("device games hold 1 to 32768 games, not {count}"));
     }
     let chess960 = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
     assert!(chess960.is_chess960());

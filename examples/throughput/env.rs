@@ -1,12 +1,12 @@
 //! `env`: chess games stepped a batch at a time, the device's step
-//! (`chess::gpu::env::DeviceGames`: play the actions and write the new
-//! legal-action masks on the GPU, then read the masks back, as a policy
-//! needs them) against the CPU doing the same for every game on all its
-//! threads (play, then the environment's mask). Both play the same random
-//! legal actions; every GPU mask is checked against the CPU's after each
-//! step, outside the clock, before any figure counts. The rest of a step
-//! (the end of a game, the observation) is not in either: the device does
-//! not have it yet.
+//! (`chess::gpu::env::DeviceGames`: play the actions, write the new
+//! legal-action masks and judge each game's end on the GPU, then read the
+//! masks back, as a policy needs them) against the CPU doing the same for
+//! every game on all its threads (the environment's play, mask and end).
+//! Both play the same random legal actions from the start, a game that has
+//! ended left out; every GPU mask and end is checked against the CPU's
+//! after each step, outside the clock, before any figure counts. The
+//! observation is in neither: the device does not make it yet.
 
 use crate::OrGpuExit as _;
 use crate::report::{Row, seconds};
@@ -27,33 +27,36 @@ pub(crate) fn env_section(batch: usize, steps: usize) -> (Option<String>, Vec<Ro
     let mut rows = Vec::new();
     println!("Chess environment steps per second, {batch} games (GPU: {})", adapter.as_deref().unwrap_or("none"));
     // The CPU's side is the environment's own per-game work (crate::env::Env
-    // calls the same two functions), less the end of a game and the observation.
+    // calls the same three functions), less the observation.
     let mut states = vec![<Chess as EnvGame>::start(); batch];
     let mut masks = vec![false; batch * ACTIONS];
+    let mut over = vec![false; batch];
     masks.par_chunks_mut(ACTIONS).zip(&states).for_each(|(mask, state)| Chess::legal_action_mask(state, mask));
     let positions: Vec<Position> = states.iter().map(|state| *state.position()).collect();
     let mut games = context.as_ref().map(|context| DeviceGames::new(context, &positions).or_gpu_exit("device games"));
     let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0xe5_2026);
     let (mut cpu_time, mut gpu_time, mut played) = (0.0, 0.0, 0usize);
     for _ in 0..steps {
-        // A random legal action a game; a game with none is left out.
+        // A random legal action a game; a game that has ended is left out.
         let actions: Vec<Option<u32>> = masks
             .chunks(ACTIONS)
-            .map(|mask| {
+            .zip(&over)
+            .map(|(mask, &over)| {
                 let legal: Vec<u32> = (0..ACTIONS as u32).filter(|&action| mask[action as usize]).collect();
-                (!legal.is_empty()).then(|| legal[random.random_range(0..legal.len())])
+                (!over).then(|| legal[random.random_range(0..legal.len())])
             })
             .collect();
         played += actions.iter().flatten().count();
         let ((), time) = seconds(|| {
-            states.par_iter_mut().zip(masks.par_chunks_mut(ACTIONS)).zip(&actions).for_each(
-                |((state, mask), action)| {
+            (states.par_iter_mut(), masks.par_chunks_mut(ACTIONS), over.par_iter_mut(), actions.par_iter())
+                .into_par_iter()
+                .for_each(|(state, mask, over, action)| {
                     if let Some(action) = action {
                         Chess::play_action(state, *action as usize);
                         Chess::legal_action_mask(state, mask);
+                        *over = Chess::outcome(state, mask).terminated;
                     }
-                },
-            )
+                })
         });
         cpu_time += time;
         if let Some(games) = games.as_mut() {
@@ -62,10 +65,13 @@ pub(crate) fn env_section(batch: usize, steps: usize) -> (Option<String>, Vec<Ro
                 games.masks().or_gpu_exit("the masks")
             });
             gpu_time += time;
+            let outcomes = games.outcomes().or_gpu_exit("the ends");
             for (game, (words, mask)) in words.chunks(ACTION_MASK_WORDS).zip(masks.chunks(ACTIONS)).enumerate() {
-                if (0..ACTIONS).any(|action| (words[action / 32] >> (action % 32) & 1 == 1) != mask[action]) {
+                let same_mask =
+                    (0..ACTIONS).all(|action| (words[action / 32] >> (action % 32) & 1 == 1) == mask[action]);
+                if outcomes[game].over != over[game] || (!over[game] && !same_mask) {
                     let fen = states[game].position().to_fen();
-                    eprintln!("env: game {game}'s mask on the GPU differs from the CPU's in {fen}");
+                    eprintln!("env: game {game}'s mask or end on the GPU differs from the CPU's in {fen}");
                     std::process::exit(1);
                 }
             }

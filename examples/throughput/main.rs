@@ -6,7 +6,8 @@
 //! - `deep` (deep.rs): CPU perft with the transposition table against
 //!   without it;
 //! - `env` (env.rs): chess environment steps (play the actions, make the
-//!   legal-action masks), the GPU's device games against the CPU;
+//!   legal-action masks, judge the ends), the GPU's device games against
+//!   the CPU;
 //! - `go` (go.rs): Go legal-point bitmaps and playouts, GPU against CPU;
 //! - `movegen` (movegen.rs): the GPU move-generation kernels against the CPU
 //!   over batch sizes from 1 to 1,000,000, upload, dispatch and readback apart;

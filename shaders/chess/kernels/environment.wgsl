@@ -3,15 +3,21 @@
 //
 // Reads: the attack tables (binding 0), `actions` (binding 5), one per
 // game (NO_ACTION: the game is not stepped), `parameters` (binding 4).
-// Reads and writes: `games` (binding 1), each game's position, and
-// `action_masks` (binding 2), its legal-action mask (actions.wgsl). Writes:
-// `results` (binding 6), one per game (RESULT_*); `status` (binding 3) on
-// a fault. Dispatch: POSITION_WORKGROUP invocations per workgroup; global
-// invocation x is the game, which no other invocation touches.
+// Reads and writes: `games` (binding 1), each game's position;
+// `action_masks` (binding 2), its legal-action mask (actions.wgsl);
+// `game_states` (binding 7), its steps, end and rewards; `history`
+// (binding 8), the keys of its positions since the last pawn move or
+// capture. Writes: `results` (binding 6), one per game (RESULT_*);
+// `status` (binding 3) on a fault. Dispatch: POSITION_WORKGROUP invocations
+// per workgroup; global invocation x is the game, which no other
+// invocation touches.
 // A step is two dispatches: `play_actions` plays each game's action, when
 // its mask holds it, and `write_masks` writes the masks of the games it
-// played (apart, so that neither holds one move walk's registers through
-// the other: on navi31, on u32 pairs, 84 and 96 VGPRs).
+// played and whether each has ended (apart, so that neither holds one move
+// walk's registers through the other). The rules of the end are the CPU
+// environment's (src/chess/env.rs): checkmate, stalemate, the fifty-move
+// rule, threefold repetition, insufficient material, MAX_STEPS steps, and
+// an action outside the mask, which the mover loses.
 
 #import actions
 
@@ -24,11 +30,46 @@ struct EnvironmentParameters {
 // What a step did to a game. Rust twins: RESULT_* in src/chess/gpu/env.rs.
 const RESULT_NOT_STEPPED: u32 = 0u;
 const RESULT_PLAYED: u32 = 1u;
-// The action was not in the game's mask: nothing changed.
+// The action was not in the game's mask: the game ends, lost by the mover.
 const RESULT_ILLEGAL: u32 = 2u;
+// The game had ended before the step: nothing changed.
+const RESULT_OVER: u32 = 3u;
+// Set by the host when the batch is made: the mask is written, the end is
+// not judged (a game's start is never over, as in the CPU environment).
+const RESULT_SET_UP: u32 = 4u;
+
+// Steps after which a game ends drawn. Rust twin: chess::env::MAX_STEPS.
+const MAX_STEPS: u32 = 512u;
+// Keys of one run of reversible moves: the fifty-move rule ends a game at
+// its 101st position.
+const HISTORY_KEYS: u32 = 101u;
+// A key: the four planes' halves, then the state word with the square a
+// double push passed in place of the en passant square.
+const KEY_WORDS: u32 = 9u;
+// The dark squares (a1, c1, …, b2, …): (file + rank) even.
+const DARK_SQUARES: u32 = 0xaa55aa55u;
+
+// Rust twin: GameState in src/chess/gpu/env.rs.
+struct GameState {
+    // Actions played (an action outside the mask is not).
+    steps: u32,
+    // 1 once the game has ended.
+    over: u32,
+    // The square the last move's double push passed, NO_SQUARE when none:
+    // repetition compares it, as pgx does, whether or not a pawn can take there.
+    passed: u32,
+    // Keys in `history` since the last pawn move or capture, the position's own last.
+    run_length: u32,
+    // Each colour's reward (white's, black's) for the last step.
+    rewards: vec2<f32>,
+    padding: vec2<u32>,
+}
 // A mask held an action no legal move has. Rust twin: FAULT_MASK_MISMATCH
-// in src/chess/gpu/env.rs (beside the engine's FAULT_* bits).
+// in src/chess/gpu/env.rs (beside the engine's FAULT_* bits), as the next.
 const FAULT_MASK_MISMATCH: u32 = 8u;
+// A run of reversible moves outgrew its HISTORY_KEYS keys. Rust twin:
+// FAULT_HISTORY_FULL in src/chess/gpu/env.rs.
+const FAULT_HISTORY_FULL: u32 = 16u;
 
 @group(0) @binding(1) var<storage, read_write> games: array<PackedPosition>;
 @group(0) @binding(2) var<storage, read_write> action_masks: array<u32>;
@@ -36,6 +77,49 @@ const FAULT_MASK_MISMATCH: u32 = 8u;
 @group(0) @binding(4) var<uniform> parameters: EnvironmentParameters;
 @group(0) @binding(5) var<storage, read> actions: array<u32>;
 @group(0) @binding(6) var<storage, read_write> results: array<u32>;
+@group(0) @binding(7) var<storage, read_write> game_states: array<GameState>;
+@group(0) @binding(8) var<storage, read_write> history: array<u32>;
+
+// Word `word` of the key of `position`, whose last double push passed `passed`.
+fn key_word(position: PackedPosition, passed: u32, word: u32) -> u32 {
+    if word == 8u {
+        return (position.state & ~0xff00u) | (passed << 8u);
+    }
+    let plane = position.planes[word / 2u];
+    return select(bitboard_low(plane), bitboard_high(plane), (word & 1u) == 1u);
+}
+
+// The rewards (white's, black's) of a game lost by `loser`.
+fn loss_rewards(loser: u32) -> vec2<f32> {
+    return select(vec2<f32>(-1.0, 1.0), vec2<f32>(1.0, -1.0), loser == BLACK);
+}
+
+// pgx's insufficient material (OpenSpiel's test): the kings alone, or with
+// one minor piece, or with bishops all on squares of one colour.
+fn insufficient_material(board: Position) -> bool {
+    let occupied = board.white | board.black;
+    let pieces = bitboard_count(occupied);
+    let heavy_or_pawns = bitboard_count(board.pawns | board.rooks | board.queens);
+    let bishops = bitboard_count(board.bishops);
+    let dark = bitboard_count(board.bishops & bitboard_make(DARK_SQUARES, DARK_SQUARES));
+    return pieces <= 2u || (pieces == 3u && heavy_or_pawns == 0u)
+        || (pieces == bishops + 2u && (dark == bishops || dark == 0u));
+}
+
+// How many keys of game `index`'s run equal its last: the times its position has arisen.
+fn occurrences(index: u32, run_length: u32) -> u32 {
+    let base = index * HISTORY_KEYS * KEY_WORDS;
+    let last = base + (run_length - 1u) * KEY_WORDS;
+    var count = 0u;
+    for (var key = 0u; key < run_length; key++) {
+        var equal = true;
+        for (var word = 0u; word < KEY_WORDS; word++) {
+            equal = equal && history[base + key * KEY_WORDS + word] == history[last + word];
+        }
+        count += select(0u, 1u, equal);
+    }
+    return count;
+}
 
 // Writes the mask of game `index` from its position, with a fault for a
 // side to move without a king.
@@ -52,13 +136,33 @@ fn write_mask(index: u32) {
     walk_actions(board, base, NO_ACTION);
 }
 
-// The masks of the games whose result is RESULT_PLAYED (every game when
-// the batch is made: the host sets every result so).
+// The masks of the games played into (RESULT_PLAYED) or just set up
+// (RESULT_SET_UP), and for those played into, whether the game has ended.
 @compute @workgroup_size(POSITION_WORKGROUP)
 fn write_masks(@builtin(global_invocation_id) invocation: vec3<u32>) {
-    if invocation.x < parameters.count && results[invocation.x] == RESULT_PLAYED {
-        write_mask(invocation.x);
+    let index = invocation.x;
+    if index >= parameters.count || (results[index] != RESULT_PLAYED && results[index] != RESULT_SET_UP) {
+        return;
     }
+    write_mask(index);
+    if results[index] == RESULT_SET_UP {
+        return;
+    }
+    var moves = 0u;
+    let base = index * ACTION_MASK_WORDS;
+    for (var word = 0u; word < ACTION_MASK_WORDS; word++) {
+        moves += countOneBits(action_masks[base + word]);
+    }
+    let board = unpack_position(games[index]);
+    var state = game_states[index];
+    let context = make_context(board);
+    if moves == 0u && !bitboard_is_empty(context.checkers) {
+        state.rewards = loss_rewards(board.side_to_move);
+    }
+    let ended = moves == 0u || board.halfmove_clock >= 100u || insufficient_material(board)
+        || occurrences(index, state.run_length) >= 3u || state.steps >= MAX_STEPS;
+    state.over = select(0u, 1u, ended);
+    game_states[index] = state;
 }
 
 @compute @workgroup_size(POSITION_WORKGROUP)
@@ -67,22 +171,47 @@ fn play_actions(@builtin(global_invocation_id) invocation: vec3<u32>) {
     if index >= parameters.count {
         return;
     }
+    var state = game_states[index];
+    state.rewards = vec2<f32>(0.0, 0.0);
     let action = actions[index];
-    if action == NO_ACTION {
-        results[index] = RESULT_NOT_STEPPED;
-        return;
-    }
+    let position = games[index];
     let base = index * ACTION_MASK_WORDS;
-    if action >= ACTION_MASK_WORDS * 32u || ((action_masks[base + action / 32u] >> (action % 32u)) & 1u) == 0u {
+    if action == NO_ACTION || state.over == 1u {
+        results[index] = select(RESULT_OVER, RESULT_NOT_STEPPED, action == NO_ACTION);
+    } else if action >= ACTION_MASK_WORDS * 32u || ((action_masks[base + action / 32u] >> (action % 32u)) & 1u) == 0u {
+        // The mover loses; the board stays as it was.
+        state.over = 1u;
+        state.rewards = loss_rewards(position.state & 1u);
         results[index] = RESULT_ILLEGAL;
-        return;
+    } else {
+        let word = walk_actions(unpack_position(position), base, action);
+        if word == NO_MOVE {
+            // The mask and the position disagree, which no correct step leaves behind.
+            atomicOr(&status, FAULT_MASK_MISMATCH);
+            return;
+        }
+        let child = play_move_word(position, word);
+        games[index] = child;
+        let from_square = word & 63u;
+        let to_square = (word >> 6u) & 63u;
+        let double_push = ((word >> 12u) & 7u) == PIECE_PAWN && max(from_square, to_square) - min(from_square, to_square) == 16u;
+        state.passed = select(NO_SQUARE, (from_square + to_square) / 2u, double_push);
+        state.steps += 1u;
+        // A pawn move or a capture starts a new run: no earlier position can come back.
+        if (child.counters & 0xffffu) == 0u {
+            state.run_length = 0u;
+        }
+        if state.run_length == HISTORY_KEYS {
+            // Only a game played past the fifty-move rule's end gets here.
+            atomicOr(&status, FAULT_HISTORY_FULL);
+            return;
+        }
+        let key = (index * HISTORY_KEYS + state.run_length) * KEY_WORDS;
+        for (var word_index = 0u; word_index < KEY_WORDS; word_index++) {
+            history[key + word_index] = key_word(child, state.passed, word_index);
+        }
+        state.run_length += 1u;
+        results[index] = RESULT_PLAYED;
     }
-    let word = walk_actions(unpack_position(games[index]), base, action);
-    if word == NO_MOVE {
-        // The mask and the position disagree, which no correct step leaves behind.
-        atomicOr(&status, FAULT_MASK_MISMATCH);
-        return;
-    }
-    games[index] = play_move_word(games[index], word);
-    results[index] = RESULT_PLAYED;
+    game_states[index] = state;
 }

@@ -3,15 +3,20 @@
 //! [`DeviceGames`] holds each game's position and its legal-action mask
 //! (pgx's 4,672 actions, [`crate::chess::env`]) in GPU buffers; a step
 //! uploads one action a game, and one submission plays every action its
-//! game's mask holds and writes the new masks
+//! game's mask holds, writes the new masks and judges each game's end
 //! (shaders/chess/kernels/environment.wgsl). What comes back is one result
-//! word a game; the masks and positions only when asked for
-//! ([`DeviceGames::masks`], [`DeviceGames::positions`]).
+//! word a game; the masks, ends and positions only when asked for
+//! ([`DeviceGames::masks`], [`DeviceGames::outcomes`],
+//! [`DeviceGames::positions`]).
 //!
-//! The rules beyond the moves (the end of a game, repetition, the
-//! observation) are still the CPU environment's; tests/gpu_env.rs steps
-//! games here and on the CPU side by side and compares every position and
-//! every mask.
+//! The end of a game is judged there too, by the CPU environment's rules
+//! ([`crate::chess::env`]): checkmate, stalemate, the fifty-move rule,
+//! threefold repetition (each game keeps the keys of its positions since
+//! its last pawn move or capture), insufficient material, the step limit,
+//! and an action outside the mask, which the mover loses. The observation,
+//! the players' colours and auto-reset are still the CPU's. tests/gpu_env.rs
+//! steps games here and in [`crate::env::Env`] side by side and compares
+//! every position, mask, end and reward.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -25,9 +30,15 @@ use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
 use crate::gpu::{GpuContext, GpuError};
 
-/// The most games one [`DeviceGames`] holds: one dispatch of workgroups of
-/// 64 along one dimension covers them.
-pub const MAX_GAMES: usize = 1 << 16;
+/// The most games one [`DeviceGames`] holds: their repetition keys (3.6 KB
+/// a game) fit one 128 MiB binding.
+pub const MAX_GAMES: usize = 1 << 15;
+
+/// Keys a game keeps for repetition (`HISTORY_KEYS` in environment.wgsl):
+/// a run of reversible moves ends by the fifty-move rule at its 101st position.
+const HISTORY_KEYS: usize = 101;
+/// Words of one key (`KEY_WORDS` in environment.wgsl).
+const KEY_WORDS: usize = 9;
 
 /// What a step did to one game (`results` in environment.wgsl).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +47,36 @@ pub enum StepResult {
     NotStepped,
     /// Its action was legal and is played; its mask is the new position's.
     Played,
-    /// Its action was not in its mask: nothing changed.
+    /// Its action was not in its mask: the game is over, lost by the side
+    /// that chose it, its board as it was.
     Illegal,
+    /// It had ended before the step: nothing changed.
+    Over,
+}
+
+/// Where one game stands (`GameState` in environment.wgsl, less what only
+/// the kernels read).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameOutcome {
+    /// Actions played (an action outside the mask is not one).
+    pub steps: u32,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// Each colour's reward (white's, black's) for the last step: zero
+    /// unless it ended the game with a winner.
+    pub rewards: [f32; 2],
+}
+
+/// `GameState` in environment.wgsl.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+struct GameState {
+    steps: u32,
+    over: u32,
+    passed: u32,
+    run_length: u32,
+    rewards: [f32; 2],
+    padding: [u32; 2],
 }
 
 /// What [`DeviceGames`] refuses, or a GPU failure.
@@ -71,6 +110,10 @@ struct EnvironmentParameters {
 const NO_ACTION: u32 = u32::MAX;
 /// `RESULT_PLAYED` in environment.wgsl.
 const RESULT_PLAYED: u32 = 1;
+/// `RESULT_SET_UP` in environment.wgsl: a mask to write, no end to judge.
+const RESULT_SET_UP: u32 = 4;
+/// `FAULT_HISTORY_FULL` in environment.wgsl.
+const FAULT_HISTORY_FULL: u32 = 16;
 /// `FAULT_MASK_MISMATCH` in environment.wgsl.
 const FAULT_MASK_MISMATCH: u32 = 8;
 
@@ -83,6 +126,7 @@ pub struct DeviceGames {
     masks: wgpu::Buffer,
     actions: wgpu::Buffer,
     results: wgpu::Buffer,
+    game_states: wgpu::Buffer,
     status: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     staging: Staging,
@@ -116,6 +160,28 @@ impl DeviceGames {
         let count = positions.len() as u32;
         let packed: Vec<PackedPosition> = positions.iter().map(PackedPosition::from).collect();
         let mask_bytes = (positions.len() * ACTION_MASK_WORDS * 4) as u64;
+        let history_bytes = (positions.len() * HISTORY_KEYS * KEY_WORDS * 4) as u64;
+        let limits = device.limits();
+        if history_bytes > limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) {
+            return Err(GpuError::Limits(format!(
+                "{} games' repetition keys take {history_bytes} bytes, past this device's largest storage binding",
+                positions.len()
+            ))
+            .into());
+        }
+        // Each game's history begins with its start's key, the square a
+        // double push passed being the position's en passant square.
+        let mut history = vec![0u32; positions.len() * HISTORY_KEYS * KEY_WORDS];
+        let mut states = Vec::with_capacity(positions.len());
+        for (game, (position, record)) in positions.iter().zip(&packed).enumerate() {
+            let passed = position.en_passant().map_or(64, |square| square as u32);
+            let key = &mut history[game * HISTORY_KEYS * KEY_WORDS..][..KEY_WORDS];
+            for (plane, halves) in record.planes.iter().enumerate() {
+                key[2 * plane..2 * plane + 2].copy_from_slice(halves);
+            }
+            key[8] = record.state & !0xff00 | passed << 8;
+            states.push(GameState { steps: 0, over: 0, passed, run_length: 1, rewards: [0.0; 2], padding: [0; 2] });
+        }
         let games = context
             .scoped_async(|| {
                 use wgpu::BufferUsages as Usage;
@@ -125,14 +191,16 @@ impl DeviceGames {
                 let games = buffer_with(device, "games", &packed, Usage::STORAGE | Usage::COPY_SRC);
                 let masks = buffer(device, "action masks", mask_bytes, Usage::STORAGE | Usage::COPY_SRC);
                 let actions = buffer(device, "actions", u64::from(count) * 4, Usage::STORAGE | Usage::COPY_DST);
-                // Every game's result reads "played", so that the first
-                // `write_masks` writes every mask.
+                // Every game's result reads "set up", so that the first
+                // `write_masks` writes every mask and judges no end.
                 let results = buffer_with(
                     device,
                     "results",
-                    &vec![RESULT_PLAYED; positions.len()],
+                    &vec![RESULT_SET_UP; positions.len()],
                     Usage::STORAGE | Usage::COPY_SRC,
                 );
+                let game_states = buffer_with(device, "game states", &states, Usage::STORAGE | Usage::COPY_SRC);
+                let history = buffer_with(device, "repetition keys", &history, Usage::STORAGE);
                 let status = buffer(device, "status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
                 let parameters = buffer_with(
                     device,
@@ -152,6 +220,8 @@ impl DeviceGames {
                         (4, &parameters),
                         (5, &actions),
                         (6, &results),
+                        (7, &game_states),
+                        (8, &history),
                     ],
                 );
                 // Enough for every mask at once, up to 16 MiB a round trip.
@@ -164,6 +234,7 @@ impl DeviceGames {
                     masks,
                     actions,
                     results,
+                    game_states,
                     status,
                     bind_group,
                     staging,
@@ -185,10 +256,13 @@ impl DeviceGames {
     }
 
     /// Plays each game's action (`None`: the game is not stepped), when its
-    /// mask holds it; one action a game. An action outside the mask leaves
-    /// its game as it was ([`StepResult::Illegal`]). A batch of the wrong
-    /// length, or an action past the last, is refused before any game
-    /// changes ([`DeviceGamesError::Step`]).
+    /// mask holds it, and judges whether the game has ended
+    /// ([`DeviceGames::outcomes`]); one action a game. A game already over
+    /// is not stepped ([`StepResult::Over`]). An action outside the mask
+    /// ends its game, lost by the side that chose it, the board as it was
+    /// ([`StepResult::Illegal`]). A batch of the wrong length, or an action
+    /// past the last, is refused before any game changes
+    /// ([`DeviceGamesError::Step`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn step(&mut self, actions: &[Option<u32>]) -> Result<Vec<StepResult>, DeviceGamesError> {
         crate::gpu::block_on(self.step_async(actions))
@@ -215,6 +289,7 @@ impl DeviceGames {
                 0 => Ok(StepResult::NotStepped),
                 RESULT_PLAYED => Ok(StepResult::Played),
                 2 => Ok(StepResult::Illegal),
+                3 => Ok(StepResult::Over),
                 other => Err(GpuError::Internal(format!("a step's result reads {other}")).into()),
             })
             .collect()
@@ -230,6 +305,19 @@ impl DeviceGames {
             0,
             (self.len() * ACTION_MASK_WORDS * 4) as u64,
         ))
+    }
+
+    /// Where every game stands: steps, whether it has ended, the last
+    /// step's rewards.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn outcomes(&self) -> Result<Vec<GameOutcome>, GpuError> {
+        let bytes = (self.len() * size_of::<GameState>()) as u64;
+        let states: Vec<GameState> =
+            crate::gpu::block_on(self.staging.read(&self.context, &self.game_states, 0, bytes))?;
+        Ok(states
+            .into_iter()
+            .map(|state| GameOutcome { steps: state.steps, over: state.over != 0, rewards: state.rewards })
+            .collect())
     }
 
     /// Every game's position as the kernels hold it (an en passant square
@@ -257,6 +345,9 @@ impl DeviceGames {
         let status: Vec<u32> = context.scoped_future(self.staging.read(context, &self.status, 0, 4)).await??;
         match status[0] {
             0 => Ok(()),
+            flags if flags & FAULT_HISTORY_FULL != 0 => Err(GpuError::ShaderFault(format!(
+                "a game's run of reversible moves outgrew its {HISTORY_KEYS} repetition keys (flags {flags:#x})"
+            ))),
             flags if flags & FAULT_MASK_MISMATCH != 0 => {
                 Err(GpuError::ShaderFault(format!("a game's mask held an action no legal move has (flags {flags:#x})")))
             }
