@@ -64,6 +64,7 @@ struct GameState {
     rewards: vec2<f32>,
     padding: vec2<u32>,
 }
+
 // A mask held an action no legal move has. Rust twin: FAULT_MASK_MISMATCH
 // in src/chess/gpu/env.rs (beside the engine's FAULT_* bits), as the next.
 const FAULT_MASK_MISMATCH: u32 = 8u;
