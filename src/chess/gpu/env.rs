@@ -134,7 +134,7 @@ pub struct DeviceGames {
 
 impl DeviceGames {
     /// The games of `positions` (standard chess, at most [`MAX_GAMES`]) on
-    /// `context`'s device, in the default build for it, with their masks
+    /// `context`'s device, in the default shader build, with their masks
     /// written.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn new(context: &GpuContext, positions: &[Position]) -> Result<DeviceGames, DeviceGamesError> {
