@@ -4,7 +4,8 @@
 //
 // Reads: the attack tables, through movegen. Writes: `action_masks`, which
 // the importing kernel declares (array<u32>, read_write), ACTION_MASK_WORDS
-// words a position. Library only: kernels/action_masks.wgsl and
+// words a position, and `status` (atomic<u32>), also the kernel's, on a
+// fault. Library only: kernels/action_masks.wgsl and
 // kernels/environment.wgsl import it.
 
 #import movegen
@@ -103,4 +104,17 @@ fn walk_actions(board: Position, base: u32, wanted: u32) -> u32 {
         }
     }
     return NO_MOVE;
+}
+
+// Writes the mask of `board` at word `base` of `action_masks`, with a
+// fault for a side to move without a king (its mask left empty).
+fn write_action_mask(board: Position, base: u32) {
+    for (var word = 0u; word < ACTION_MASK_WORDS; word++) {
+        action_masks[base + word] = 0u;
+    }
+    if bitboard_is_empty(board.kings & position_color(board, board.side_to_move)) {
+        atomicOr(&status, FAULT_INVALID_POSITION);
+        return;
+    }
+    walk_actions(board, base, NO_ACTION);
 }

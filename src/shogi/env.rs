@@ -211,21 +211,11 @@ const DIRECTION_STEPS: [(i8, i8); 10] =
     [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1), (1, -2), (-1, -2)];
 
 /// pgx's direction plane of a board move by `(columns, rows)` in the
-/// mover's frame (rows decrease towards the far rank).
+/// mover's frame (rows decrease towards the far rank): the knight's jump
+/// itself, else the step of its direction, in [`DIRECTION_STEPS`].
 fn direction(columns: i8, rows: i8) -> usize {
-    match (columns.signum(), rows.signum()) {
-        (1, -1) if rows == -2 && columns == 1 => 8,
-        (-1, -1) if rows == -2 && columns == -1 => 9,
-        (0, -1) => 0,
-        (1, -1) => 1,
-        (-1, -1) => 2,
-        (1, 0) => 3,
-        (-1, 0) => 4,
-        (0, 1) => 5,
-        (1, 1) => 6,
-        (-1, 1) => 7,
-        _ => unreachable!("a move changes its square"),
-    }
+    let step = if rows == -2 && columns.abs() == 1 { (columns, rows) } else { (columns.signum(), rows.signum()) };
+    DIRECTION_STEPS.iter().position(|&known| known == step).expect("a move changes its square")
 }
 
 /// pgx's action for a legal move of the side `us`.

@@ -21,14 +21,5 @@ fn legal_action_masks(@builtin(global_invocation_id) invocation: vec3<u32>) {
     if index >= parameters.count {
         return;
     }
-    let base = index * ACTION_MASK_WORDS;
-    for (var word = 0u; word < ACTION_MASK_WORDS; word++) {
-        action_masks[base + word] = 0u;
-    }
-    let board = unpack_position(positions[index]);
-    if bitboard_is_empty(board.kings & position_color(board, board.side_to_move)) {
-        atomicOr(&status, FAULT_INVALID_POSITION);
-        return;
-    }
-    walk_actions(board, base, NO_ACTION);
+    write_action_mask(unpack_position(positions[index]), index * ACTION_MASK_WORDS);
 }

@@ -122,21 +122,6 @@ fn occurrences(index: u32, run_length: u32) -> u32 {
     return count;
 }
 
-// Writes the mask of game `index` from its position, with a fault for a
-// side to move without a king.
-fn write_mask(index: u32) {
-    let base = index * ACTION_MASK_WORDS;
-    for (var word = 0u; word < ACTION_MASK_WORDS; word++) {
-        action_masks[base + word] = 0u;
-    }
-    let board = unpack_position(games[index]);
-    if bitboard_is_empty(board.kings & position_color(board, board.side_to_move)) {
-        atomicOr(&status, FAULT_INVALID_POSITION);
-        return;
-    }
-    walk_actions(board, base, NO_ACTION);
-}
-
 // The masks of the games played into (RESULT_PLAYED) or just set up
 // (RESULT_SET_UP), and for those played into, whether the game has ended.
 @compute @workgroup_size(POSITION_WORKGROUP)
@@ -145,20 +130,23 @@ fn write_masks(@builtin(global_invocation_id) invocation: vec3<u32>) {
     if index >= parameters.count || (results[index] != RESULT_PLAYED && results[index] != RESULT_SET_UP) {
         return;
     }
-    write_mask(index);
+    let board = unpack_position(games[index]);
+    let base = index * ACTION_MASK_WORDS;
+    write_action_mask(board, base);
     if results[index] == RESULT_SET_UP {
         return;
     }
     var moves = 0u;
-    let base = index * ACTION_MASK_WORDS;
     for (var word = 0u; word < ACTION_MASK_WORDS; word++) {
         moves += countOneBits(action_masks[base + word]);
     }
-    let board = unpack_position(games[index]);
     var state = game_states[index];
-    let context = make_context(board);
-    if moves == 0u && !bitboard_is_empty(context.checkers) {
-        state.rewards = loss_rewards(board.side_to_move);
+    // Only a side without a move needs to know whether it is in check.
+    if moves == 0u {
+        let king = bitboard_first(board.kings & position_color(board, board.side_to_move));
+        if king != NO_SQUARE && is_attacked(board, king, 1u - board.side_to_move, board.white | board.black) {
+            state.rewards = loss_rewards(board.side_to_move);
+        }
     }
     let ended = moves == 0u || board.halfmove_clock >= 100u || insufficient_material(board)
         || occurrences(index, state.run_length) >= 3u || state.steps >= MAX_STEPS;

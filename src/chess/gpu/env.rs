@@ -108,8 +108,11 @@ struct EnvironmentParameters {
 
 /// The action word of a game not stepped (`NO_ACTION` in actions.wgsl).
 const NO_ACTION: u32 = u32::MAX;
-/// `RESULT_PLAYED` in environment.wgsl.
+/// `RESULT_*` in environment.wgsl: what a step did to a game.
+const RESULT_NOT_STEPPED: u32 = 0;
 const RESULT_PLAYED: u32 = 1;
+const RESULT_ILLEGAL: u32 = 2;
+const RESULT_OVER: u32 = 3;
 /// `RESULT_SET_UP` in environment.wgsl: a mask to write, no end to judge.
 const RESULT_SET_UP: u32 = 4;
 /// `FAULT_HISTORY_FULL` in environment.wgsl.
@@ -286,10 +289,10 @@ impl DeviceGames {
         results
             .into_iter()
             .map(|result| match result {
-                0 => Ok(StepResult::NotStepped),
+                RESULT_NOT_STEPPED => Ok(StepResult::NotStepped),
                 RESULT_PLAYED => Ok(StepResult::Played),
-                2 => Ok(StepResult::Illegal),
-                3 => Ok(StepResult::Over),
+                RESULT_ILLEGAL => Ok(StepResult::Illegal),
+                RESULT_OVER => Ok(StepResult::Over),
                 other => Err(GpuError::Internal(format!("a step's result reads {other}")).into()),
             })
             .collect()
