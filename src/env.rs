@@ -229,10 +229,8 @@ impl<G: EnvGame> Env<G> {
     }
 
     fn reset_game(&mut self, game: usize) {
-        let folded = seed_word(self.seed) ^ ShaderRandom::hash(self.resets[game]);
-        let first = (ShaderRandom::new(folded, game as u32).next_u32() & 1) as u8;
+        self.players[game] = draw_players(self.seed, self.resets[game], game);
         self.resets[game] = self.resets[game].wrapping_add(1);
-        self.players[game] = [first, 1 - first];
         self.set_state(game, G::start());
     }
 
@@ -440,9 +438,13 @@ impl<G: EnvGame> Env<G> {
     }
 }
 
-/// The batch's seed as the 32-bit seed of the random streams.
-fn seed_word(seed: u64) -> u32 {
-    (seed ^ seed >> 32) as u32
+/// Which player plays each colour (`[first, second]`) in game `game` of a
+/// batch seeded `seed`, when it starts for the time after `resets` resets:
+/// every backend draws the same.
+pub(crate) fn draw_players(seed: u64, resets: u32, game: usize) -> [u8; 2] {
+    let folded = (seed ^ seed >> 32) as u32 ^ ShaderRandom::hash(resets);
+    let first = (ShaderRandom::new(folded, game as u32).next_u32() & 1) as u8;
+    [first, 1 - first]
 }
 
 #[allow(clippy::too_many_arguments)]

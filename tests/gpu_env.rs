@@ -1,7 +1,8 @@
-//! Chess games stepped on the device (`chess::gpu::env::DeviceGames`)
-//! against the CPU, step by step: seeded random games, every position and
-//! every legal-action mask compared after every step, illegal actions mixed
-//! in, games left out of a step, and the errors of a bad batch.
+//! Chess games stepped on the device (`chess::gpu::env::DeviceGames`, and
+//! the environment's GPU backend `DeviceEnv` on it) against the CPU, step by
+//! step: seeded random games, every position, legal-action mask and pgx
+//! array compared after every step, illegal actions mixed in, auto-reset,
+//! resets, games left out of a step, and the errors of a bad batch.
 
 mod common;
 
@@ -9,7 +10,7 @@ use common::gpu::context;
 use gpu_movegen::Position;
 use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::env::{ACTIONS, ChessState, MAX_STEPS};
-use gpu_movegen::chess::gpu::env::{DeviceGames, DeviceGamesError, MAX_GAMES, StepResult};
+use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGames, DeviceGamesError, MAX_GAMES, StepResult};
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{ACTION_MASK_WORDS, MoveGenerator};
 use gpu_movegen::env::{Env, EnvError};
@@ -194,4 +195,118 @@ fn device_games_refuse_bad_batches_and_agree_with_the_batch_kernel() {
     assert!(chess960.is_chess960());
     let error = DeviceGames::new(&context, &[Position::start(), chess960]).err().expect("refused");
     assert!(matches!(error, DeviceGamesError::Chess960(1)), "{error}");
+}
+
+/// Every pgx array of the two backends, equal.
+fn assert_same_arrays(device: &DeviceEnv, cpu: &Env<Chess>, context: &str) {
+    let batch = cpu.batch_size();
+    for game in 0..batch {
+        assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
+    }
+    assert_eq!(device.current_player(), cpu.current_player(), "{context}: current_player");
+    assert_eq!(device.rewards(), cpu.rewards(), "{context}: rewards");
+    assert_eq!(device.terminated(), cpu.terminated(), "{context}: terminated");
+    assert_eq!(device.truncated(), cpu.truncated(), "{context}: truncated");
+    assert_eq!(device.step_count(), cpu.step_count(), "{context}: step_count");
+    let width = ACTIONS;
+    for game in 0..batch {
+        let fen = cpu.state(game).position().to_fen();
+        assert!(
+            device.legal_action_mask()[game * width..(game + 1) * width]
+                == cpu.legal_action_mask()[game * width..(game + 1) * width],
+            "{context}: game {game}'s mask ({fen})"
+        );
+        let size = cpu.observation().len() / batch;
+        let (ours, theirs) =
+            (&device.observation()[game * size..(game + 1) * size], &cpu.observation()[game * size..(game + 1) * size]);
+        if let Some(index) = (0..size).find(|&index| ours[index].to_bits() != theirs[index].to_bits()) {
+            panic!(
+                "{context}: game {game}'s observation differs at square {} plane {}: {} against the CPU's {} ({fen})",
+                index / 119,
+                index % 119,
+                ours[index],
+                theirs[index]
+            );
+        }
+    }
+}
+
+/// One random action a game: legal mostly, outside the mask now and then
+/// (an over game's mask is all true, so any action).
+fn random_actions(env: &Env<Chess>, random: &mut rand_chacha::ChaCha8Rng, illegal_one_in: u32) -> Vec<u32> {
+    (0..env.batch_size())
+        .map(|game| {
+            let legal = env.legal_actions(game);
+            if random.random_range(0..illegal_one_in) == 0 {
+                loop {
+                    let action = random.random_range(0..ACTIONS as u32);
+                    if legal.len() == ACTIONS || !legal.contains(&action) {
+                        break action;
+                    }
+                }
+            } else {
+                legal[random.random_range(0..legal.len())]
+            }
+        })
+        .collect()
+}
+
+/// The GPU backend against the CPU backend, every array at every step:
+/// games from the start and from sparse endings (mates, the fifty-move
+/// rule, insufficient material come sooner) played to their ends, with
+/// actions outside the mask; then, with auto-reset, games replaced as they
+/// end for longer than a game lasts; then a reset with a new seed.
+#[test]
+fn the_gpu_backend_equals_the_cpu_environment_array_for_array() {
+    let context = context();
+    let mut starts = vec![Position::start(); 24];
+    starts.extend(std::iter::repeat_n(Position::from_fen("4k3/8/8/3n4/8/8/8/R3K3 w Q - 0 1").unwrap(), 12));
+    starts.extend(std::iter::repeat_n(Position::from_fen("7k/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap(), 12));
+    // A black move with an en passant square no pawn can use, and one it can.
+    starts.push(Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap());
+    starts.push(Position::from_fen("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1").unwrap());
+    let batch = starts.len();
+    let seed = 11;
+    let mut cpu = Env::<Chess>::new(batch, seed);
+    for (game, position) in starts.iter().enumerate() {
+        cpu.set_state(game, ChessState::from_position(*position));
+    }
+    let mut device = DeviceEnv::with_positions(&context, &starts, seed).expect("device environment");
+    assert_same_arrays(&device, &cpu, "at the start");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x54_2026);
+    let mut step = 0;
+    while !cpu.terminated().iter().all(|&over| over) {
+        let actions = random_actions(&cpu, &mut random, 400);
+        cpu.step(&actions).expect("a CPU step");
+        device.step(&actions).expect("a device step");
+        assert_same_arrays(&device, &cpu, &format!("step {step}"));
+        step += 1;
+        assert!(step <= MAX_STEPS as usize + 1, "every game ends by the step limit");
+    }
+
+    // Auto-reset: a game that ends is replaced at once, its colours drawn anew.
+    cpu.reset(23);
+    device.reset(23).expect("a device reset");
+    assert_same_arrays(&device, &cpu, "after the reset");
+    cpu.set_auto_reset(true);
+    device.set_auto_reset(true);
+    let mut replaced = 0;
+    for step in 0..MAX_STEPS as usize + 40 {
+        let actions = random_actions(&cpu, &mut random, 150);
+        cpu.step(&actions).expect("a CPU step");
+        device.step(&actions).expect("a device step");
+        assert_same_arrays(&device, &cpu, &format!("auto-reset step {step}"));
+        replaced += cpu.terminated().iter().filter(|&&over| over).count();
+    }
+    assert!(replaced > batch, "games were replaced: {replaced}");
+    assert!(cpu.step_count().iter().any(|&steps| steps > 8), "games went on past their replacement");
+
+    // A bad batch is refused before any game changes.
+    let error = device.step(&[0u32]).unwrap_err();
+    assert!(matches!(error, DeviceGamesError::Step(EnvError::BatchSize { .. })), "{error}");
+    let mut actions = vec![0i64; batch];
+    actions[3] = -1;
+    let error = device.step(&actions).unwrap_err();
+    assert_eq!(error.to_string(), "game 3: action -1 is outside 0..4672");
+    assert_same_arrays(&device, &cpu, "after refused steps");
 }

@@ -5,8 +5,13 @@
 //! every game on all its threads (the environment's play, mask and end).
 //! Both play the same random legal actions from the start, a game that has
 //! ended left out; every GPU mask and end is checked against the CPU's
-//! after each step, outside the clock, before any figure counts. The
-//! observation is in neither: the device does not make it yet.
+//! after each step, outside the clock, before any figure counts.
+//!
+//! Then whole environments: `crate::env::Env` on the CPU against its GPU
+//! backend (`chess::gpu::env::DeviceEnv`), each making every one of pgx's
+//! arrays every step (the 8×8×119 observation included), with auto-reset,
+//! so that the batch stays full; their arrays are compared after every
+//! step, outside the clock.
 
 use crate::OrGpuExit as _;
 use crate::report::{Row, seconds};
@@ -14,8 +19,8 @@ use gpu_movegen::Position;
 use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::env::ACTIONS;
 use gpu_movegen::chess::gpu::ACTION_MASK_WORDS;
-use gpu_movegen::chess::gpu::env::DeviceGames;
-use gpu_movegen::env::EnvGame;
+use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGames};
+use gpu_movegen::env::{Env, EnvGame};
 use gpu_movegen::gpu::GpuContext;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -93,5 +98,64 @@ pub(crate) fn env_section(batch: usize, steps: usize) -> (Option<String>, Vec<Ro
         println!("{:<28} {:>14} {:>14.0}", "gpu", played, amount / gpu_time);
         rows.push(Row::counted("env", "gpu".into(), "chess steps", batch as u64, amount, gpu_time, Some("cpu")));
     }
+    whole_environments(context.as_ref(), batch, steps, &mut rows);
     (adapter, rows)
+}
+
+/// pgx's arrays every step: the CPU environment against its GPU backend.
+fn whole_environments(context: Option<&GpuContext>, batch: usize, steps: usize, rows: &mut Vec<Row>) {
+    let threads = rayon::current_num_threads();
+    let seed = 7;
+    let mut cpu = Env::<Chess>::new(batch, seed);
+    cpu.set_auto_reset(true);
+    let mut device = context.map(|context| {
+        let mut device = DeviceEnv::new(context, batch, seed).or_gpu_exit("the GPU environment");
+        device.set_auto_reset(true);
+        device
+    });
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0xe5_2027);
+    let (mut cpu_time, mut gpu_time) = (0.0, 0.0);
+    for step in 0..steps {
+        let actions: Vec<u32> = (0..batch)
+            .map(|game| {
+                let legal = cpu.legal_actions(game);
+                legal[random.random_range(0..legal.len())]
+            })
+            .collect();
+        let (result, time) = seconds(|| cpu.step(&actions));
+        result.expect("legal actions, one a game");
+        cpu_time += time;
+        if let Some(device) = device.as_mut() {
+            let (result, time) = seconds(|| device.step(&actions));
+            result.or_gpu_exit("a GPU environment step");
+            gpu_time += time;
+            let same = device.legal_action_mask() == cpu.legal_action_mask()
+                && device.terminated() == cpu.terminated()
+                && device.rewards() == cpu.rewards()
+                && device.current_player() == cpu.current_player()
+                && device.step_count() == cpu.step_count()
+                && device.observation() == cpu.observation();
+            if !same {
+                eprintln!("env: the GPU environment's arrays differ from the CPU's after step {step}");
+                std::process::exit(1);
+            }
+        }
+    }
+    let amount = (batch * steps) as f64;
+    println!("pgx's arrays every step (the observation included), auto-reset:");
+    let cpu_engine = format!("cpu env {threads} threads");
+    println!("{cpu_engine:<28} {:>14} {:>14.0}", batch * steps, amount / cpu_time);
+    rows.push(Row::counted("env", cpu_engine, "chess env steps", batch as u64, amount, cpu_time, None));
+    if device.is_some() {
+        println!("{:<28} {:>14} {:>14.0}", "gpu env", batch * steps, amount / gpu_time);
+        rows.push(Row::counted(
+            "env",
+            "gpu env".into(),
+            "chess env steps",
+            batch as u64,
+            amount,
+            gpu_time,
+            Some("cpu env"),
+        ));
+    }
 }

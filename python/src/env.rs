@@ -5,12 +5,15 @@
 //! every step (copy one to keep it); numpy's `__dlpack__` hands them to
 //! PyTorch without a copy. A step runs with the GIL released. `snapshots`,
 //! `save` and `load` keep games in numbered slots and put them back, as a
-//! tree search keeps its nodes.
+//! tree search keeps its nodes. `backend="gpu"` keeps chess games on the
+//! GPU (`chess::gpu::env::DeviceEnv`); a GPU failure raises `GpuError` and
+//! closes the environment, with no array changed.
 
 use std::any::Any;
 use std::collections::HashMap;
 
 use gpu_movegen::chess::Chess;
+use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, MAX_GAMES};
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
 use gpu_movegen::shogi::ShogiGame;
@@ -18,6 +21,9 @@ use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, P
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
+
+use crate::backend;
+use crate::failure::{Failure, Outcome};
 
 /// The most games a batch may hold: a chess game's arrays take about 70 KB
 /// (the library's and numpy's copies), so 65,536 games take 4.6 GB; past
@@ -37,15 +43,17 @@ trait Batch: Send + Sync {
     fn num_actions(&self) -> usize;
     fn observation_shape(&self) -> [usize; 3];
     fn players(&self, game: usize) -> [u8; 2];
-    fn reset(&mut self, seed: u64);
+    /// Where the games are kept: "cpu" or "gpu".
+    fn backend(&self) -> &'static str;
+    fn reset(&mut self, seed: u64) -> Outcome<()>;
     fn set_auto_reset(&mut self, on: bool);
-    fn step(&mut self, actions: &[i64]) -> Result<(), EnvError>;
+    fn step(&mut self, actions: &[i64]) -> Outcome<()>;
     /// Numpy arrays of the batch's shapes and dtypes.
     fn new_state(&self, py: Python<'_>) -> PyResult<State>;
     /// Copies the games' arrays into `state`'s (with the GIL held).
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()>;
     /// Room for `capacity` saved games of this batch's game.
-    fn new_snapshots(&self, capacity: usize) -> Box<dyn Any + Send + Sync>;
+    fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>>;
     /// Saves game `i` into `slots[i]` of `snapshots` (those given a slot).
     fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]);
     /// Puts `slots[i]` of `snapshots` in place of game `i` (those given a
@@ -82,32 +90,25 @@ where
         Games::players(self, game)
     }
 
-    fn reset(&mut self, seed: u64) {
-        Games::reset(self, seed)
+    fn backend(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn reset(&mut self, seed: u64) -> Outcome<()> {
+        Games::reset(self, seed);
+        Ok(())
     }
 
     fn set_auto_reset(&mut self, on: bool) {
         Games::set_auto_reset(self, on)
     }
 
-    fn step(&mut self, actions: &[i64]) -> Result<(), EnvError> {
-        Games::step(self, actions)
+    fn step(&mut self, actions: &[i64]) -> Outcome<()> {
+        Games::step(self, actions).map_err(game_error)
     }
 
     fn new_state(&self, py: Python<'_>) -> PyResult<State> {
-        let batch_size = Games::batch_size(self);
-        let [rows, columns, planes] = G::OBSERVATION_SHAPE;
-        Ok(State {
-            current_player: PyArray1::zeros(py, batch_size, false).unbind(),
-            observation: PyArray4::<G::Cell>::zeros(py, [batch_size, rows, columns, planes], false).into_any().unbind(),
-            rewards: PyArray2::zeros(py, [batch_size, 2], false).unbind(),
-            terminated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
-            truncated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
-            legal_action_mask: PyArray1::from_vec(py, vec![false; batch_size * G::ACTIONS])
-                .reshape([batch_size, G::ACTIONS])?
-                .unbind(),
-            _step_count: PyArray1::zeros(py, batch_size, false).unbind(),
-        })
+        new_state::<G>(py, Games::batch_size(self))
     }
 
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
@@ -120,8 +121,8 @@ where
         copy_into(state._step_count.bind(py), self.step_count())
     }
 
-    fn new_snapshots(&self, capacity: usize) -> Box<dyn Any + Send + Sync> {
-        Box::new(Slots::<G>::from_iter((0..capacity).map(|_| None)))
+    fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
+        Ok(Box::new(Slots::<G>::from_iter((0..capacity).map(|_| None))))
     }
 
     fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) {
@@ -186,6 +187,7 @@ pub struct Env {
 #[pyclass(module = "gpu_movegen.env")]
 pub struct Snapshots {
     id: &'static str,
+    backend: &'static str,
     capacity: usize,
     slots: Box<dyn Any + Send + Sync>,
 }
@@ -207,8 +209,108 @@ impl Snapshots {
     }
 }
 
-fn game_error(error: EnvError) -> PyErr {
-    PyValueError::new_err(format!("actions: {error}"))
+fn game_error(error: EnvError) -> Failure {
+    Failure::Input(format!("actions: {error}"))
+}
+
+/// A device environment's error: the caller's actions, or the device (the
+/// shared context is dropped, so that the next GPU call opens it afresh).
+fn device_error(error: DeviceGamesError) -> Failure {
+    match error {
+        DeviceGamesError::Step(error) => game_error(error),
+        DeviceGamesError::Gpu(error) => {
+            backend::forget_context();
+            Failure::from(error)
+        }
+        other => Failure::Input(other.to_string()),
+    }
+}
+
+/// Chess games kept on the GPU.
+impl Batch for DeviceEnv {
+    fn id(&self) -> &'static str {
+        <Chess as EnvGame>::ID
+    }
+
+    fn batch_size(&self) -> usize {
+        DeviceEnv::batch_size(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        <Chess as EnvGame>::ACTIONS
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        <Chess as EnvGame>::OBSERVATION_SHAPE
+    }
+
+    fn players(&self, game: usize) -> [u8; 2] {
+        DeviceEnv::players(self, game)
+    }
+
+    fn backend(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn reset(&mut self, seed: u64) -> Outcome<()> {
+        DeviceEnv::reset(self, seed).map_err(device_error)
+    }
+
+    fn set_auto_reset(&mut self, on: bool) {
+        DeviceEnv::set_auto_reset(self, on)
+    }
+
+    fn step(&mut self, actions: &[i64]) -> Outcome<()> {
+        DeviceEnv::step(self, actions).map_err(device_error)
+    }
+
+    fn new_state(&self, py: Python<'_>) -> PyResult<State> {
+        new_state::<Chess>(py, DeviceEnv::batch_size(self))
+    }
+
+    fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
+        copy_into(state.current_player.bind(py), self.current_player())?;
+        copy_into(state.observation.bind(py).cast::<PyArray4<f32>>()?, self.observation())?;
+        copy_into(state.rewards.bind(py), self.rewards())?;
+        copy_into(state.terminated.bind(py), self.terminated())?;
+        copy_into(state.truncated.bind(py), self.truncated())?;
+        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
+        copy_into(state._step_count.bind(py), self.step_count())
+    }
+
+    fn new_snapshots(&self, _capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
+        Err(Failure::Input(
+            "snapshots: the gpu backend keeps no snapshots yet; make the environment with backend='cpu' for a tree search"
+                .to_owned(),
+        ))
+    }
+
+    fn save(&self, _snapshots: &mut (dyn Any + Send + Sync), _slots: &[Option<usize>]) {
+        unreachable!("a gpu environment makes no snapshots to save into")
+    }
+
+    fn load(&mut self, _snapshots: &(dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Result<(), usize> {
+        unreachable!("a gpu environment makes no snapshots to load from")
+    }
+}
+
+/// Numpy arrays for a batch of `batch_size` games of `G`.
+fn new_state<G: EnvGame>(py: Python<'_>, batch_size: usize) -> PyResult<State>
+where
+    G::Cell: numpy::Element,
+{
+    let [rows, columns, planes] = G::OBSERVATION_SHAPE;
+    Ok(State {
+        current_player: PyArray1::zeros(py, batch_size, false).unbind(),
+        observation: PyArray4::<G::Cell>::zeros(py, [batch_size, rows, columns, planes], false).into_any().unbind(),
+        rewards: PyArray2::zeros(py, [batch_size, 2], false).unbind(),
+        terminated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
+        truncated: PyArray1::from_vec(py, vec![false; batch_size]).unbind(),
+        legal_action_mask: PyArray1::from_vec(py, vec![false; batch_size * G::ACTIONS])
+            .reshape([batch_size, G::ACTIONS])?
+            .unbind(),
+        _step_count: PyArray1::zeros(py, batch_size, false).unbind(),
+    })
 }
 
 impl Env {
@@ -229,6 +331,13 @@ impl Env {
                 "snapshots: they hold {:?} games, not {:?}",
                 snapshots.id,
                 self.games.id()
+            )));
+        }
+        if snapshots.backend != self.games.backend() {
+            return Err(PyValueError::new_err(format!(
+                "snapshots: they hold games of the {} backend, not the {} backend",
+                snapshots.backend,
+                self.games.backend()
             )));
         }
         let slots = read_integers(py, "slots", slots, self.games.batch_size())?;
@@ -295,7 +404,7 @@ impl Env {
     #[pyo3(signature = (seed = 0))]
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<Py<State>> {
         let games = &mut self.games;
-        py.detach(|| games.reset(seed));
+        py.detach(|| games.reset(seed))?;
         self.publish(py)?;
         Ok(self.state.clone_ref(py))
     }
@@ -306,7 +415,7 @@ impl Env {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Py<State>> {
         let actions = read_integers(py, "actions", actions, self.games.batch_size())?;
         let games = &mut self.games;
-        py.detach(|| games.step(&actions)).map_err(game_error)?;
+        py.detach(|| games.step(&actions))?;
         self.publish(py)?;
         Ok(self.state.clone_ref(py))
     }
@@ -317,7 +426,12 @@ impl Env {
         if capacity == 0 || capacity > MAX_SNAPSHOTS {
             return Err(PyValueError::new_err(format!("capacity: expected 1 to {MAX_SNAPSHOTS}, not {capacity}")));
         }
-        Ok(Snapshots { id: self.games.id(), capacity, slots: self.games.new_snapshots(capacity) })
+        Ok(Snapshots {
+            id: self.games.id(),
+            backend: self.games.backend(),
+            capacity,
+            slots: self.games.new_snapshots(capacity)?,
+        })
     }
 
     /// Saves game `i` into slot `slots[i]` of `snapshots` (-1: not saved),
@@ -392,7 +506,18 @@ impl Env {
     }
 
     fn __repr__(&self) -> String {
-        format!("gpu_movegen.env.Env({:?}, batch_size={}, backend='cpu')", self.games.id(), self.batch_size())
+        format!(
+            "gpu_movegen.env.Env('{}', batch_size={}, backend='{}')",
+            self.games.id(),
+            self.batch_size(),
+            self.games.backend()
+        )
+    }
+
+    /// Where the games are kept: `"cpu"` or `"gpu"`.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        self.games.backend()
     }
 }
 
@@ -405,10 +530,25 @@ where
     Box::new(py.detach(|| Games::<G>::new(batch_size, seed)))
 }
 
+/// `batch_size` chess games at their start on the shared GPU context
+/// (self-tested against the CPU environment on first use).
+fn open_on_gpu(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn Batch>> {
+    py.detach(|| {
+        let context = backend::context().map_err(|error| {
+            backend::forget_context();
+            Failure::from(error)
+        })?;
+        let games = DeviceEnv::new(&context, batch_size, seed).map_err(device_error)?;
+        Ok(Box::new(games) as Box<dyn Batch>)
+    })
+}
+
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
 /// "go_9x9", "go_19x19"), at their start, the players' colours drawn from `seed`.
-/// `backend` is where the games run: this version steps them on the CPU
-/// ("cpu", or "auto"). `auto_reset` replaces a game that ends by a new one
+/// `backend` is where the games run: "cpu"; "gpu", for chess, keeps them
+/// on the GPU (a `GpuError` when none opens or its self-test fails);
+/// "auto" is the CPU, the faster of the two wherever it has been measured
+/// (BENCHMARKS.md). `auto_reset` replaces a game that ends by a new one
 /// at once, as pgx's `auto_reset` wrapper does.
 #[pyfunction]
 #[pyo3(signature = (env_id, *, batch_size, backend = "auto", seed = 0, auto_reset = false))]
@@ -420,19 +560,26 @@ pub fn make(
     seed: u64,
     auto_reset: bool,
 ) -> PyResult<Env> {
-    match backend {
-        "auto" | "cpu" => {}
-        "gpu" => {
-            return Err(PyValueError::new_err(
-                "backend: this version steps environments on the CPU only; use 'cpu' or 'auto'",
-            ));
-        }
+    let on_gpu = match backend {
+        "auto" | "cpu" => false,
+        "gpu" => true,
         other => return Err(PyValueError::new_err(format!("backend: expected 'auto', 'gpu' or 'cpu', not {other:?}"))),
-    }
+    };
     if batch_size == 0 || batch_size > MAX_BATCH {
         return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
+    if on_gpu && env_id != "chess" && IDS.contains(&env_id) {
+        return Err(PyValueError::new_err(format!(
+            "backend: the gpu backend steps chess only in this version; make {env_id:?} with backend='cpu'"
+        )));
+    }
+    if on_gpu && batch_size > MAX_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "batch_size: the gpu backend holds 1 to {MAX_GAMES} games, not {batch_size}"
+        )));
+    }
     let mut games = match env_id {
+        "chess" if on_gpu => open_on_gpu(py, batch_size, seed)?,
         "chess" => open::<Chess>(py, batch_size, seed),
         "shogi" => open::<ShogiGame>(py, batch_size, seed),
         "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),

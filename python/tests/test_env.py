@@ -124,8 +124,9 @@ def test_the_same_seed_gives_the_same_games():
         (["a", "b"], "actions: expected integers"),
     ],
 )
-def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
-    env = gpu_movegen.env.make("chess", batch_size=2)
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_bad_actions_raise_value_error_and_change_no_game(actions, message, backend):
+    env = gpu_movegen.env.make("chess", batch_size=2, backend=backend)
     state = env.reset(3)
     before = {name: getattr(state, name).copy() for name in ["observation", "legal_action_mask", "current_player"]}
     with pytest.raises(ValueError, match=message):
@@ -144,7 +145,8 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message):
         ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
         ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),
-        ({"env_id": "chess", "batch_size": 1, "backend": "gpu"}, "backend: this version steps environments on the CPU"),
+        ({"env_id": "shogi", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess only"),
+        ({"env_id": "chess", "batch_size": 40_000, "backend": "gpu"}, "batch_size: the gpu backend holds 1 to 32768"),
     ],
 )
 def test_bad_arguments_raise_value_error(arguments, message):
@@ -152,8 +154,9 @@ def test_bad_arguments_raise_value_error(arguments, message):
         gpu_movegen.env.make(**arguments)
 
 
-def test_an_illegal_action_loses_as_in_pgx():
-    env = gpu_movegen.env.make("chess", batch_size=2, seed=4)
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_an_illegal_action_loses_as_in_pgx(backend):
+    env = gpu_movegen.env.make("chess", batch_size=2, seed=4, backend=backend)
     state = env.state
     mover = int(state.current_player[0])
     actions = first_legal(state)
@@ -164,8 +167,9 @@ def test_an_illegal_action_loses_as_in_pgx():
     assert state.legal_action_mask[0].all()
 
 
-def test_auto_reset_starts_new_games():
-    env = gpu_movegen.env.make("chess", batch_size=1, seed=3, auto_reset=True)
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_auto_reset_starts_new_games(backend):
+    env = gpu_movegen.env.make("chess", batch_size=1, seed=3, auto_reset=True, backend=backend)
     # Fool's mate: f3, e5, g4, Qh4#.
     for uci in ["f2f3", "e7e5", "g2g4", "d8h4"]:
         state = env.step([uci_action(env, uci)])
@@ -267,3 +271,41 @@ def test_ctrl_c_in_a_long_run_of_steps_leaves_every_game_whole():
         numpy.testing.assert_array_equal(getattr(env.state, field), getattr(replay.state, field), err_msg=field)
     actions = random_legal_actions(env.state.legal_action_mask, rng)
     numpy.testing.assert_array_equal(env.step(actions).observation, replay.step(actions).observation)
+
+
+def test_the_gpu_backend_equals_the_cpu_backend_at_every_step():
+    """Chess on both backends, the same seed and actions (some outside the
+    mask), with auto-reset, every array equal at every step, past the
+    512-step limit so that games end and begin again."""
+    size = 32
+    rng = numpy.random.default_rng(20261207)
+    environments = [
+        gpu_movegen.env.make("chess", batch_size=size, seed=9, auto_reset=True, backend=backend)
+        for backend in ("cpu", "gpu")
+    ]
+    assert [env.backend for env in environments] == ["cpu", "gpu"]
+    assert repr(environments[1]) == "gpu_movegen.env.Env('chess', batch_size=32, backend='gpu')"
+    cpu, gpu = (env.state for env in environments)
+    ended = 0
+    for step in range(560):
+        for name in FIELDS:
+            numpy.testing.assert_array_equal(getattr(gpu, name), getattr(cpu, name), err_msg=f"step {step}: {name}")
+        for game in range(size):
+            assert environments[0].players(game) == environments[1].players(game)
+        actions = random_legal_actions(cpu.legal_action_mask, rng)
+        actions[rng.random(size) < 0.004] = 7  # mostly outside the mask
+        cpu, gpu = (env.step(actions) for env in environments)
+        ended += int(cpu.terminated.sum())
+    assert ended > size
+    cpu, gpu = (env.reset(31) for env in environments)
+    for name in FIELDS:
+        numpy.testing.assert_array_equal(getattr(gpu, name), getattr(cpu, name), err_msg=f"after the reset: {name}")
+
+
+def test_the_gpu_backend_keeps_no_snapshots_and_says_so():
+    env = gpu_movegen.env.make("chess", batch_size=2, backend="gpu")
+    with pytest.raises(ValueError, match="snapshots: the gpu backend keeps no snapshots yet"):
+        env.snapshots(4)
+    saved = gpu_movegen.env.make("chess", batch_size=2).snapshots(4)
+    with pytest.raises(ValueError, match="snapshots: they hold games of the cpu backend, not the gpu backend"):
+        env.save(saved, [0, 1])

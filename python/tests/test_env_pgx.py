@@ -24,6 +24,8 @@ from common import random_legal_actions
 # (the issue's bar: 10,000 chess games, 2,000 of Shogi and of Go on each board).
 GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_GAMES", "128"))
 BATCH = min(GAMES, 128)
+# Chess games on the GPU backend (lavapipe in CI).
+GPU_GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_GPU_GAMES", "64"))
 SHOGI_GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_SHOGI_GAMES", "32"))
 GO_GAMES = {
     "go_9x9": int(os.environ.get("GPU_MOVEGEN_PGX_GO9_GAMES", "64")),
@@ -95,10 +97,10 @@ def random_actions(ply, mask, rng):
     return random_legal_actions(mask, rng)
 
 
-def play_side_by_side(env_id, games, batch, seed, choose=random_actions):
-    """Plays `games` games in batches of `batch` in pgx and in ours, each
-    step's actions chosen by `choose(ply, pgx's mask, rng)`; returns the
-    steps compared and the games ended by sennichite."""
+def play_side_by_side(env_id, games, batch, seed, choose=random_actions, backend="cpu"):
+    """Plays `games` games in batches of `batch` in pgx and in ours (on
+    `backend`), each step's actions chosen by `choose(ply, pgx's mask,
+    rng)`; returns the steps compared and the games ended by sennichite."""
     reference = pgx.make(env_id)
     init = jax.jit(jax.vmap(reference.init))
     step = jax.jit(jax.vmap(reference.step))
@@ -108,7 +110,7 @@ def play_side_by_side(env_id, games, batch, seed, choose=random_actions):
     for first in range(0, games, batch):
         size = min(batch, games - first)
         theirs = init(jax.random.split(jax.random.PRNGKey(seed + first), size))
-        ours_env = gpu_movegen.env.make(env_id, batch_size=size, backend="cpu", seed=seed + first)
+        ours_env = gpu_movegen.env.make(env_id, batch_size=size, backend=backend, seed=seed + first)
         ours = ours_env.state
         their_players = numpy.asarray(theirs._player_order)
         our_players = numpy.array([ours_env.players(game) for game in range(size)])
@@ -165,6 +167,11 @@ def test_chess_equals_pgx_at_every_step():
     steps, _ = play_side_by_side("chess", GAMES, BATCH, seed=20261205)
     # Random chess games last a few hundred steps; far fewer means the loop stopped early.
     assert steps > GAMES * 50
+
+
+def test_chess_on_the_gpu_equals_pgx_at_every_step():
+    steps, _ = play_side_by_side("chess", GPU_GAMES, min(GPU_GAMES, 128), seed=20261207, backend="gpu")
+    assert steps > GPU_GAMES * 50
 
 
 @pytest.mark.parametrize("env_id", ["go_9x9", "go_19x19"])

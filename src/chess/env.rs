@@ -301,49 +301,87 @@ impl EnvGame for Chess {
     }
 
     fn observe(state: &ChessState, observation: &mut [f32]) {
-        observation.fill(0.0);
-        let us = state.position.side_to_move();
-        let mut set = |square: usize, plane: usize, value: f32| observation[square * PLANES + plane] = value;
-        let all_squares = |set: &mut dyn FnMut(usize, usize, f32), plane: usize, value: f32| {
-            for square in 0..64 {
-                set(square, plane, value);
-            }
+        let recent = std::array::from_fn(|back| {
+            (back < state.keys.len()).then(|| {
+                let key = &state.keys[state.keys.len() - 1 - back];
+                ([key[0], key[1], key[2], key[3]], state.occurrences(back) > 1)
+            })
+        });
+        let rights = state.position.castling_rights();
+        let view = ObservationView {
+            us: state.position.side_to_move(),
+            recent,
+            steps: state.steps,
+            castling_files: [rights.files(Color::White), rights.files(Color::Black)],
+            halfmove_clock: u32::from(state.position.halfmove_clock()),
         };
-        for back in 0..HISTORY {
-            let first = back * PLANES_PER_POSITION;
-            if back >= state.keys.len() {
-                // Before the game began: an empty board, never seen.
-                all_squares(&mut set, first + 12, 1.0);
+        write_observation(&view, observation);
+    }
+}
+
+/// What an observation shows of a game, wherever the game is kept: the CPU
+/// environment draws it from a [`ChessState`], the GPU backend from what
+/// its kernels keep ([`crate::chess::gpu::env`]); one writer lays out both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ObservationView {
+    /// The side to move, whose frame the observation is drawn in.
+    pub us: Color,
+    /// The last [`HISTORY`] positions, the current first, as the key's
+    /// four planes (piece-code bits, black's pieces) and whether the
+    /// position arises more than once in the game; `None` before the game began.
+    pub recent: [Option<([u64; 4], bool)>; HISTORY],
+    /// Steps played.
+    pub steps: u32,
+    /// The files of the rooks that may castle, white's then black's.
+    pub castling_files: [u8; 2],
+    /// Halfmoves since the last pawn move or capture.
+    pub halfmove_clock: u32,
+}
+
+/// Positions an observation shows (`RECENT_POSITIONS` in the GPU backend).
+pub(crate) const RECENT_POSITIONS: usize = HISTORY;
+
+/// Writes pgx's 8×8×119 observation of `view` (see the module documentation).
+pub(crate) fn write_observation(view: &ObservationView, observation: &mut [f32]) {
+    observation.fill(0.0);
+    let us = view.us;
+    let mut set = |square: usize, plane: usize, value: f32| observation[square * PLANES + plane] = value;
+    let all_squares = |set: &mut dyn FnMut(usize, usize, f32), plane: usize, value: f32| {
+        for square in 0..64 {
+            set(square, plane, value);
+        }
+    };
+    for (back, position) in view.recent.iter().enumerate() {
+        let first = back * PLANES_PER_POSITION;
+        let Some((planes, seen_before)) = position else {
+            // Before the game began: an empty board, never seen.
+            all_squares(&mut set, first + 12, 1.0);
+            continue;
+        };
+        for index in 0..64u8 {
+            let code = (0..3).fold(0, |code, plane| code | (planes[plane] >> index & 1) << plane);
+            if code == 0 {
                 continue;
             }
-            let key = &state.keys[state.keys.len() - 1 - back];
-            for index in 0..64u8 {
-                let code = (0..3).fold(0, |code, plane| code | (key[plane] >> index & 1) << plane);
-                if code == 0 {
-                    continue;
-                }
-                let color = if key[3] >> index & 1 == 1 { Color::Black } else { Color::White };
-                let square = Square::from_index(index);
-                let rank = if us == Color::White { square.rank() } else { 7 - square.rank() };
-                let cell = usize::from(7 - rank) * 8 + usize::from(square.file());
-                let kind = code as usize - 1;
-                set(cell, first + if color == us { kind } else { 6 + kind }, 1.0);
-            }
-            let seen_before = state.occurrences(back) > 1;
-            all_squares(&mut set, first + if seen_before { 13 } else { 12 }, 1.0);
+            let color = if planes[3] >> index & 1 == 1 { Color::Black } else { Color::White };
+            let square = Square::from_index(index);
+            let rank = if us == Color::White { square.rank() } else { 7 - square.rank() };
+            let cell = usize::from(7 - rank) * 8 + usize::from(square.file());
+            let kind = code as usize - 1;
+            set(cell, first + if color == us { kind } else { 6 + kind }, 1.0);
         }
-        let base = HISTORY * PLANES_PER_POSITION;
-        all_squares(&mut set, base, us.index() as f32);
-        all_squares(&mut set, base + 1, state.steps as f32 / MAX_STEPS as f32);
-        let rights = state.position.castling_rights();
-        for (offset, color) in [(0, us), (2, !us)] {
-            let files = rights.files(color);
-            all_squares(&mut set, base + 2 + offset, f32::from(u8::from(files & 1 != 0)));
-            all_squares(&mut set, base + 3 + offset, f32::from(u8::from(files & 0x80 != 0)));
-        }
-        // XLA divides by multiplying with the reciprocal; so does this, to the last bit.
-        all_squares(&mut set, base + 6, f32::from(state.position.halfmove_clock()) * (1.0 / 100.0));
+        all_squares(&mut set, first + if *seen_before { 13 } else { 12 }, 1.0);
     }
+    let base = HISTORY * PLANES_PER_POSITION;
+    all_squares(&mut set, base, us.index() as f32);
+    all_squares(&mut set, base + 1, view.steps as f32 / MAX_STEPS as f32);
+    for (offset, color) in [(0, us), (2, !us)] {
+        let files = view.castling_files[color.index()];
+        all_squares(&mut set, base + 2 + offset, f32::from(u8::from(files & 1 != 0)));
+        all_squares(&mut set, base + 3 + offset, f32::from(u8::from(files & 0x80 != 0)));
+    }
+    // XLA divides by multiplying with the reciprocal; so does this, to the last bit.
+    all_squares(&mut set, base + 6, view.halfmove_clock as f32 * (1.0 / 100.0));
 }
 
 #[cfg(test)]

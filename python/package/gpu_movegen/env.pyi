@@ -66,7 +66,9 @@ class Env:
     def step(self, actions: numpy.typing.ArrayLike) -> State:
         """Plays `actions[i]` in game `i` (a game already over stays as it
         is). Wrong shapes, dtypes and actions outside `0..num_actions` raise
-        ValueError before any game changes."""
+        ValueError before any game changes. On the gpu backend a GPU failure
+        raises GpuError with no array changed, and closes the environment:
+        later calls raise GpuError too."""
     def snapshots(self, capacity: int) -> Snapshots:
         """Room for `capacity` saved games of this environment's game."""
     def save(self, snapshots: Snapshots, slots: numpy.typing.ArrayLike) -> None:
@@ -81,6 +83,9 @@ class Env:
     @property
     def id(self) -> _EnvId:
         """pgx's id of the environment."""
+    @property
+    def backend(self) -> Literal["cpu", "gpu"]:
+        """Where the games are kept."""
     @property
     def batch_size(self) -> int:
         """Games in the batch."""
@@ -106,7 +111,9 @@ def make(
     auto_reset: bool = False,
 ) -> Env:
     """A batch of `batch_size` games of `env_id` at their start, the players'
-    colours drawn from `seed`. `backend` is where the games run: this version
-    steps them on the CPU ("cpu" or "auto"; "gpu" raises ValueError).
-    `auto_reset` replaces a game that ends by a new one at once, as pgx's
-    wrapper does."""
+    colours drawn from `seed`. `backend` is where the games run: "cpu"
+    (every core); "gpu", for chess, keeps the games on the GPU (GpuError
+    when none opens or its self-test fails; ValueError for Shogi and Go,
+    which step on the CPU only); "auto" is the CPU, the faster of the two
+    wherever it has been measured. `auto_reset` replaces a game that ends
+    by a new one at once, as pgx's wrapper does."""
