@@ -213,7 +213,9 @@ impl<G: EnvGame> Env<G> {
     /// Whether a game that ends is replaced by a new one at once (pgx's
     /// `auto_reset` wrapper): the step that ends it still reports its
     /// rewards and `terminated`, with the new game's mask and observation,
-    /// and the next step plays the new game.
+    /// and the next step plays the new game. It replaces the games that end
+    /// while it is on: a game already over when it is turned on stays over
+    /// (pgx's wrapper would play on its last board, with an all-true mask).
     pub fn set_auto_reset(&mut self, on: bool) {
         self.auto_reset = on;
     }
@@ -335,7 +337,6 @@ impl<G: EnvGame> Env<G> {
         if snapshots.len() != expected {
             return Err(EnvError::BatchSize { expected, got: snapshots.len() });
         }
-        let auto_reset = self.auto_reset;
         (
             self.states.par_iter_mut(),
             self.players.par_iter_mut(),
@@ -372,7 +373,7 @@ impl<G: EnvGame> Env<G> {
                     *step_count = snapshot.step_count;
                     // A game over has an all-true mask, unless auto-reset
                     // already replaced it with a new game (see `step`).
-                    if (snapshot.terminated || snapshot.truncated) && !auto_reset {
+                    if is_over(snapshot.terminated || snapshot.truncated, snapshot.step_count) {
                         mask.fill(true);
                     } else {
                         G::legal_action_mask(state, mask);
@@ -438,6 +439,14 @@ impl<G: EnvGame> Env<G> {
     }
 }
 
+/// Whether a game whose row reads `ended` (`terminated` or `truncated`)
+/// after `step_count` steps is over, rather than a new game auto-reset put
+/// in place of one that ended: a game only ends by a step, and a new game
+/// has taken none.
+pub(crate) fn is_over(ended: bool, step_count: i32) -> bool {
+    ended && step_count != 0
+}
+
 /// Which player plays each colour (`[first, second]`) in game `game` of a
 /// batch seeded `seed`, when it starts for the time after `resets` resets:
 /// every backend draws the same.
@@ -489,7 +498,7 @@ fn step_game<G: EnvGame>(
     rows: Rows<'_, G::Cell>,
     auto_reset: bool,
 ) -> bool {
-    if auto_reset && (*rows.terminated || *rows.truncated) {
+    if auto_reset && (*rows.terminated || *rows.truncated) && !is_over(true, *rows.step_count) {
         // The game was replaced by a new one when it ended: this step plays it.
         *rows.terminated = false;
         *rows.truncated = false;

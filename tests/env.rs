@@ -179,6 +179,26 @@ fn auto_reset_starts_a_new_game_and_reports_the_old_one_s_end() {
     assert_eq!(env.step_count()[0], 1);
 }
 
+#[test]
+fn a_game_over_before_auto_reset_is_turned_on_stays_over() {
+    let mut env = Env::<Chess>::new(1, 3);
+    play(&mut env, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let over = env.snapshot(0);
+    env.set_auto_reset(true);
+    // Not played on its mated board (its mask is all true), not replaced.
+    env.step(&[0u32]).unwrap();
+    assert!(env.terminated()[0]);
+    assert_eq!(env.rewards(), [0.0, 0.0]);
+    assert_eq!(env.step_count()[0], 4);
+    assert_eq!(env.state(0).position(), over.state().position());
+    // Restored with auto-reset on, it is still over, its mask all true.
+    env.reset(5);
+    env.restore(&[Some(&over)]).unwrap();
+    assert!(env.legal_action_mask().iter().all(|&legal| legal));
+    env.step(&[0u32]).unwrap();
+    assert!(env.terminated()[0] && env.step_count()[0] == 4);
+}
+
 // Go, as pgx's go_9x9 and go_19x19.
 
 use gpu_movegen::go::env::GoEnv;

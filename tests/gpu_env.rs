@@ -310,3 +310,47 @@ fn the_gpu_backend_equals_the_cpu_environment_array_for_array() {
     assert_eq!(error.to_string(), "game 3: action -1 is outside 0..4672");
     assert_same_arrays(&device, &cpu, "after refused steps");
 }
+
+/// Snapshots on the GPU backend against the CPU's: games saved at chosen
+/// steps (some over, some with repetitions behind them) and put back in
+/// other games of the batch, with and without auto-reset, every array equal
+/// after every restore and every step that follows.
+#[test]
+fn gpu_snapshots_come_back_as_the_cpu_s_do() {
+    let context = context();
+    let batch = 24;
+    let mut cpu = Env::<Chess>::new(batch, 3);
+    let mut device = DeviceEnv::new(&context, batch, 3).expect("device environment");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x5a_2026);
+    let mut saved_cpu = Vec::new();
+    let mut saved_device = Vec::new();
+    for round in 0..6 {
+        let auto_reset = round % 2 == 1;
+        cpu.set_auto_reset(auto_reset);
+        device.set_auto_reset(auto_reset);
+        for step in 0..70 {
+            let actions = random_actions(&cpu, &mut random, 300);
+            cpu.step(&actions).expect("a CPU step");
+            device.step(&actions).expect("a device step");
+            assert_same_arrays(&device, &cpu, &format!("round {round}, step {step}"));
+            if step % 23 == 5 {
+                let chosen: Vec<usize> = (0..batch).filter(|_| random.random_range(0..3) == 0).collect();
+                saved_cpu.extend(chosen.iter().map(|&game| cpu.snapshot(game)));
+                saved_device.extend(device.snapshots(&chosen).expect("snapshots"));
+                assert_eq!(saved_cpu.len(), saved_device.len());
+            }
+        }
+        // Saved games back in random games of the batch, the rest left as they are.
+        let picks: Vec<Option<usize>> = (0..batch)
+            .map(|_| (random.random_range(0..2) == 0).then(|| random.random_range(0..saved_cpu.len())))
+            .collect();
+        let cpu_picks: Vec<_> = picks.iter().map(|pick| pick.map(|index| &saved_cpu[index])).collect();
+        let device_picks: Vec<_> = picks.iter().map(|pick| pick.map(|index| &saved_device[index])).collect();
+        cpu.restore(&cpu_picks).expect("a CPU restore");
+        device.restore(&device_picks).expect("a device restore");
+        assert_same_arrays(&device, &cpu, &format!("round {round}, restored"));
+    }
+    assert!(saved_cpu.iter().any(|snapshot| snapshot.state().steps() > 100), "games saved deep");
+    let error = device.restore(&[None]).unwrap_err();
+    assert!(matches!(error, DeviceGamesError::Step(EnvError::BatchSize { .. })), "{error}");
+}

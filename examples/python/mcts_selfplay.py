@@ -15,7 +15,8 @@ prior and rollouts for a network's policy and value.
 
     python examples/python/mcts_selfplay.py --env chess --batch 64 --simulations 32 --moves 20
 
-prints, for each game, the games finished, the moves played, the
+prints (`--backend gpu` keeps chess games on the GPU, the same search step
+for step), for each game, the games finished, the moves played, the
 environment steps the search took and the steps, moves and games a second.
 Ctrl-C stops it with exit code 130, the rows already printed standing.
 """
@@ -148,8 +149,8 @@ def rollout(env, state, steps, random, expanding):
     return total, played
 
 
-def play(env_id, batch, simulations, moves, rollout_steps, exploration, seed):
-    env = gpu_movegen.env.make(env_id, batch_size=batch, seed=seed)
+def play(env_id, batch, simulations, moves, rollout_steps, exploration, seed, backend="cpu"):
+    env = gpu_movegen.env.make(env_id, batch_size=batch, seed=seed, backend=backend)
     random = numpy.random.default_rng(seed)
     nodes = simulations + 1
     tree = Tree(batch, nodes, env.num_actions)
@@ -229,7 +230,15 @@ def main(arguments=None):
     )
     parser.add_argument("--exploration", type=float, default=1.25, help="PUCT's exploration constant (default 1.25)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the players' colours and the random choices")
+    parser.add_argument(
+        "--backend",
+        choices=("cpu", "gpu", "auto"),
+        default="auto",
+        help="where the games are kept: gpu steps chess only (default auto: the CPU)",
+    )
     options = parser.parse_args(arguments)
+    if options.backend == "gpu" and options.env != "chess":
+        parser.error("--backend gpu: the gpu backend steps chess only; add --env chess")
     for name in ("batch", "simulations", "moves"):
         if getattr(options, name) < 1:
             parser.error(f"--{name}: expected a positive number, not {getattr(options, name)}")
@@ -260,6 +269,7 @@ def main(arguments=None):
                 options.rollout_steps,
                 options.exploration,
                 options.seed,
+                options.backend,
             )
         except KeyboardInterrupt:
             # The rows printed so far stand; the search that was cut short has none.

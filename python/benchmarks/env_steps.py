@@ -2,7 +2,8 @@
 
     python python/benchmarks/env_steps.py --batch 256 1024 --steps 64
 
-For each batch size, both environments start from a reset and take the same
+For each batch size, ours on the CPU backend, ours on the GPU backend (chess
+only: "ours-gpu") and pgx start from a reset and take the same
 number of batched steps; only the step calls are timed (the random actions
 are drawn outside the clock, the same way for both). A game that ends keeps
 being stepped as pgx steps it, with zero rewards, so a batch's cost stays
@@ -25,10 +26,10 @@ def random_actions(rng, mask):
     return numpy.argmax(running > chosen[:, None], axis=1).astype(numpy.int32)
 
 
-def ours(env_id, batch, steps, seed):
+def ours(env_id, batch, steps, seed, backend="cpu"):
     import gpu_movegen.env
 
-    env = gpu_movegen.env.make(env_id, batch_size=batch, backend="cpu", seed=seed)
+    env = gpu_movegen.env.make(env_id, batch_size=batch, backend=backend, seed=seed)
     state = env.reset(seed)
     rng = numpy.random.default_rng(seed)
     spent = 0.0
@@ -70,21 +71,24 @@ def main():
     parser.add_argument("--batch", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--steps", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", choices=["ours", "pgx"], help="run one library only")
+    parser.add_argument("--only", choices=["ours", "ours-gpu", "pgx"], help="run one library only")
     arguments = parser.parse_args()
     runs = {"ours": ours, "pgx": theirs}
+    if arguments.env == "chess":
+        runs["ours-gpu"] = lambda *run: ours(*run, backend="gpu")
     if arguments.only:
         runs = {arguments.only: runs[arguments.only]}
     print(f"{arguments.env}: {arguments.steps} batched steps, random legal actions")
-    print(f"{'batch':>6} {'library':>8} {'steps/s':>12} {'peak MiB':>9}")
+    print(f"{'batch':>6} {'library':>12} {'steps/s':>12} {'peak MiB':>9}")
     for batch in arguments.batch:
         rates = {}
         for name, run in runs.items():
             spent = run(arguments.env, batch, arguments.steps, arguments.seed)
             rates[name] = batch * arguments.steps / spent
-            print(f"{batch:>6} {name:>8} {rates[name]:>12,.0f} {peak_mib():>9,.0f}", flush=True)
-        if len(rates) == 2:
-            print(f"{batch:>6} {'ratio':>8} {rates['ours'] / rates['pgx']:>11.1f}x")
+            print(f"{batch:>6} {name:>12} {rates[name]:>12,.0f} {peak_mib():>9,.0f}", flush=True)
+        for name in ("ours", "ours-gpu"):
+            if name in rates and "pgx" in rates:
+                print(f"{batch:>6} {name + '/pgx':>12} {rates[name] / rates['pgx']:>11.1f}x")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ use std::any::Any;
 use std::collections::HashMap;
 
 use gpu_movegen::chess::Chess;
-use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, MAX_GAMES};
+use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, MAX_GAMES};
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
 use gpu_movegen::shogi::ShogiGame;
@@ -55,11 +55,10 @@ trait Batch: Send + Sync {
     /// Room for `capacity` saved games of this batch's game.
     fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>>;
     /// Saves game `i` into `slots[i]` of `snapshots` (those given a slot).
-    fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]);
+    fn save(&mut self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()>;
     /// Puts `slots[i]` of `snapshots` in place of game `i` (those given a
-    /// slot); the name of the first slot given that holds no game, if any,
-    /// before any game changes.
-    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Result<(), usize>;
+    /// slot); a slot given that holds no game is an error before any game changes.
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()>;
 }
 
 /// One game's saved games: a slot each, empty until saved into.
@@ -125,24 +124,19 @@ where
         Ok(Box::new(Slots::<G>::from_iter((0..capacity).map(|_| None))))
     }
 
-    fn save(&self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) {
+    fn save(&mut self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
         let snapshots = snapshots.downcast_mut::<Slots<G>>().expect("the snapshots' game was checked by their id");
         for (game, slot) in slots.iter().enumerate() {
             if let Some(slot) = slot {
                 snapshots[*slot] = Some(self.snapshot(game));
             }
         }
+        Ok(())
     }
 
-    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Result<(), usize> {
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
         let snapshots = snapshots.downcast_ref::<Slots<G>>().expect("the snapshots' game was checked by their id");
-        let mut chosen = Vec::with_capacity(slots.len());
-        for slot in slots {
-            chosen.push(match slot {
-                Some(slot) => Some(snapshots[*slot].as_ref().ok_or(*slot)?),
-                None => None,
-            });
-        }
+        let chosen = chosen_slots(snapshots, slots)?;
         self.restore(&chosen).expect("one slot a game was checked");
         Ok(())
     }
@@ -278,20 +272,42 @@ impl Batch for DeviceEnv {
         copy_into(state._step_count.bind(py), self.step_count())
     }
 
-    fn new_snapshots(&self, _capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
-        Err(Failure::Input(
-            "snapshots: the gpu backend keeps no snapshots yet; make the environment with backend='cpu' for a tree search"
-                .to_owned(),
-        ))
+    fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
+        Ok(Box::new(Vec::<Option<DeviceSnapshot>>::from_iter((0..capacity).map(|_| None))))
     }
 
-    fn save(&self, _snapshots: &mut (dyn Any + Send + Sync), _slots: &[Option<usize>]) {
-        unreachable!("a gpu environment makes no snapshots to save into")
+    fn save(&mut self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
+        let snapshots =
+            snapshots.downcast_mut::<Vec<Option<DeviceSnapshot>>>().expect("the snapshots' backend was checked");
+        let chosen: Vec<usize> = (0..slots.len()).filter(|&game| slots[game].is_some()).collect();
+        let saved = self.snapshots(&chosen).map_err(device_error)?;
+        for (game, snapshot) in chosen.into_iter().zip(saved) {
+            snapshots[slots[game].expect("a game given a slot")] = Some(snapshot);
+        }
+        Ok(())
     }
 
-    fn load(&mut self, _snapshots: &(dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Result<(), usize> {
-        unreachable!("a gpu environment makes no snapshots to load from")
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
+        let snapshots =
+            snapshots.downcast_ref::<Vec<Option<DeviceSnapshot>>>().expect("the snapshots' backend was checked");
+        let chosen = chosen_slots(snapshots, slots)?;
+        self.restore(&chosen).map_err(device_error)
     }
+}
+
+/// The saved game of each slot given (`None` where a game is given none);
+/// a slot that holds no game is an error naming it.
+fn chosen_slots<'a, T>(snapshots: &'a [Option<T>], slots: &[Option<usize>]) -> Outcome<Vec<Option<&'a T>>> {
+    slots
+        .iter()
+        .map(|slot| match slot {
+            Some(slot) => snapshots[*slot]
+                .as_ref()
+                .map(Some)
+                .ok_or_else(|| Failure::Input(format!("slots: slot {slot} holds no saved game"))),
+            None => Ok(None),
+        })
+        .collect()
 }
 
 /// Numpy arrays for a batch of `batch_size` games of `G`.
@@ -436,11 +452,11 @@ impl Env {
 
     /// Saves game `i` into slot `slots[i]` of `snapshots` (-1: not saved),
     /// with all its state and arrays.
-    fn save(&self, py: Python<'_>, snapshots: &mut Snapshots, slots: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn save(&mut self, py: Python<'_>, snapshots: &mut Snapshots, slots: &Bound<'_, PyAny>) -> PyResult<()> {
         let slots = self.read_slots(py, snapshots, slots)?;
-        let games = &self.games;
+        let games = &mut self.games;
         let saved = &mut snapshots.slots;
-        py.detach(|| games.save(saved.as_mut(), &slots));
+        py.detach(|| games.save(saved.as_mut(), &slots))?;
         Ok(())
     }
 
@@ -452,8 +468,7 @@ impl Env {
         let slots = self.read_slots(py, snapshots, slots)?;
         let games = &mut self.games;
         let saved = &snapshots.slots;
-        py.detach(|| games.load(saved.as_ref(), &slots))
-            .map_err(|slot| PyValueError::new_err(format!("slots: slot {slot} holds no saved game")))?;
+        py.detach(|| games.load(saved.as_ref(), &slots))?;
         self.publish(py)?;
         Ok(self.state.clone_ref(py))
     }

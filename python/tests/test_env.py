@@ -302,10 +302,34 @@ def test_the_gpu_backend_equals_the_cpu_backend_at_every_step():
         numpy.testing.assert_array_equal(getattr(gpu, name), getattr(cpu, name), err_msg=f"after the reset: {name}")
 
 
-def test_the_gpu_backend_keeps_no_snapshots_and_says_so():
-    env = gpu_movegen.env.make("chess", batch_size=2, backend="gpu")
-    with pytest.raises(ValueError, match="snapshots: the gpu backend keeps no snapshots yet"):
-        env.snapshots(4)
-    saved = gpu_movegen.env.make("chess", batch_size=2).snapshots(4)
+def test_gpu_snapshots_come_back_as_the_cpu_s_do():
+    """Games saved on both backends at the same steps and loaded into other
+    games of the batch: every array equal after each load and each step."""
+    size = 16
+    rng = numpy.random.default_rng(7)
+    environments = [gpu_movegen.env.make("chess", batch_size=size, seed=5, backend=b) for b in ("cpu", "gpu")]
+    slots = [env.snapshots(64) for env in environments]
+    saved = 0
+    for round in range(4):
+        for step in range(40):
+            actions = random_legal_actions(environments[0].state.legal_action_mask, rng)
+            states = [env.step(actions) for env in environments]
+            if step % 13 == 3:
+                chosen = numpy.full(size, -1)
+                for game in numpy.flatnonzero(rng.random(size) < 0.5):
+                    if saved < 64:
+                        chosen[game] = saved
+                        saved += 1
+                for env, slot in zip(environments, slots):
+                    env.save(slot, chosen)
+        picks = numpy.where(rng.random(size) < 0.5, rng.integers(0, saved, size), -1)
+        states = [env.load(slot, picks) for env, slot in zip(environments, slots)]
+        for name in FIELDS:
+            numpy.testing.assert_array_equal(getattr(states[1], name), getattr(states[0], name), err_msg=f"{round}: {name}")
     with pytest.raises(ValueError, match="snapshots: they hold games of the cpu backend, not the gpu backend"):
-        env.save(saved, [0, 1])
+        environments[1].save(slots[0], numpy.full(size, -1))
+    empty = numpy.full(size, -1)
+    empty[3] = 2
+    with pytest.raises(ValueError, match="slots: slot 2 holds no saved game"):
+        environments[1].load(environments[1].snapshots(4), empty)
+    assert saved > 32

@@ -27,7 +27,7 @@ use crate::chess::board::Color;
 use crate::chess::env::{ACTIONS, ObservationView, write_observation};
 use crate::chess::position::Position;
 use crate::env::EnvError;
-use crate::env::draw_players;
+use crate::env::{draw_players, is_over};
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
 use crate::gpu::{Check, GpuContext, GpuError};
@@ -201,6 +201,16 @@ pub struct DeviceGames {
     staging: Staging,
 }
 
+/// One game as the device keeps it ([`DeviceGames::save_async`]): its
+/// position, state, recent positions and its run's repetition keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedGame {
+    position: PackedPosition,
+    state: GameState,
+    recent: [u32; RECENT_WORDS],
+    run: Vec<u32>,
+}
+
 /// Everything a step leaves of every game, read back in one round trip
 /// ([`DeviceGames::records`]): what an environment's arrays are drawn from.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,7 +291,7 @@ impl DeviceGames {
                 let kernels = context.kernels(&shader, "environment");
                 let tables =
                     buffer_with(device, "attack tables", &shaders::attack_table_data(), wgpu::BufferUsages::STORAGE);
-                let games = buffer_with(device, "games", &packed, Usage::STORAGE | Usage::COPY_SRC);
+                let games = buffer_with(device, "games", &packed, Usage::STORAGE | Usage::COPY_SRC | Usage::COPY_DST);
                 let masks = buffer(device, "action masks", mask_bytes, Usage::STORAGE | Usage::COPY_SRC);
                 let actions = buffer(device, "actions", u64::from(count) * 4, Usage::STORAGE | Usage::COPY_DST);
                 // Every game's result reads "set up", so that the first
@@ -290,14 +300,15 @@ impl DeviceGames {
                     device,
                     "results",
                     &vec![RESULT_SET_UP; positions.len()],
-                    Usage::STORAGE | Usage::COPY_SRC,
+                    Usage::STORAGE | Usage::COPY_SRC | Usage::COPY_DST,
                 );
-                let game_states = buffer_with(device, "game states", &states, Usage::STORAGE | Usage::COPY_SRC);
+                let game_states =
+                    buffer_with(device, "game states", &states, Usage::STORAGE | Usage::COPY_SRC | Usage::COPY_DST);
                 let history = buffer_with(
                     device,
                     "repetition keys and recent positions",
                     &history,
-                    Usage::STORAGE | Usage::COPY_SRC,
+                    Usage::STORAGE | Usage::COPY_SRC | Usage::COPY_DST,
                 );
                 let status = buffer(device, "status", 4, Usage::STORAGE | Usage::COPY_DST | Usage::COPY_SRC);
                 let parameters = buffer_with(
@@ -436,6 +447,66 @@ impl DeviceGames {
         self.auto_reset = on;
         let parameters = EnvironmentParameters::new(self.count, on);
         self.context.queue.write_buffer(&self.parameters, 0, bytemuck::bytes_of(&parameters));
+    }
+
+    /// The chosen games as the device keeps them, to be put back by
+    /// [`DeviceGames::restore_async`]: one round trip for all.
+    pub async fn save_async(&self, chosen: &[usize]) -> Result<Vec<SavedGame>, GpuError> {
+        let runs = u64::from(self.count) * (HISTORY_KEYS * KEY_WORDS * 4) as u64;
+        let run_bytes = (HISTORY_KEYS * KEY_WORDS * 4) as u64;
+        let mut ranges = Vec::with_capacity(chosen.len() * 4);
+        for &game in chosen {
+            let game = game as u64;
+            ranges.push((&self.games, game * POSITION_BYTES, POSITION_BYTES));
+            ranges.push((&self.game_states, game * GAME_STATE_BYTES, GAME_STATE_BYTES));
+            ranges.push((&self.history, runs + game * RECENT_BYTES, RECENT_BYTES));
+            ranges.push((&self.history, game * run_bytes, run_bytes));
+        }
+        let words: Vec<u32> = self.staging.read_ranges(&self.context, &ranges).await?;
+        let size = (POSITION_BYTES + GAME_STATE_BYTES + RECENT_BYTES + run_bytes) as usize / 4;
+        words
+            .chunks_exact(size)
+            .map(|words| {
+                let (position, rest) = words.split_at(POSITION_BYTES as usize / 4);
+                let (state, rest) = rest.split_at(GAME_STATE_BYTES as usize / 4);
+                let (recent, run) = rest.split_at(RECENT_WORDS);
+                let state: GameState = bytemuck::pod_read_unaligned(bytemuck::cast_slice(state));
+                let length = state.run_length as usize;
+                if !(1..=HISTORY_KEYS).contains(&length) {
+                    return Err(GpuError::Internal(format!("a saved game's run reads {length} keys")));
+                }
+                Ok(SavedGame {
+                    position: bytemuck::pod_read_unaligned(bytemuck::cast_slice(position)),
+                    state,
+                    recent: recent.try_into().expect("RECENT_WORDS words"),
+                    run: run[..length * KEY_WORDS].to_vec(),
+                })
+            })
+            .collect()
+    }
+
+    /// Puts each saved game in place of the game it is paired with, writes
+    /// their masks, and reads back the records (the games not restored read
+    /// [`StepResult::NotStepped`], the restored ones [`StepResult::SetUp`]).
+    pub async fn restore_async(&mut self, restored: &[(usize, &SavedGame)]) -> Result<Records, GpuError> {
+        let queue = &self.context.queue;
+        let runs = u64::from(self.count) * (HISTORY_KEYS * KEY_WORDS * 4) as u64;
+        let mut results = vec![RESULT_NOT_STEPPED; self.len()];
+        for &(game, saved) in restored {
+            results[game] = RESULT_SET_UP;
+            let index = game as u64;
+            queue.write_buffer(&self.games, index * POSITION_BYTES, bytemuck::bytes_of(&saved.position));
+            queue.write_buffer(&self.game_states, index * GAME_STATE_BYTES, bytemuck::bytes_of(&saved.state));
+            queue.write_buffer(&self.history, runs + index * RECENT_BYTES, bytemuck::cast_slice(&saved.recent));
+            queue.write_buffer(
+                &self.history,
+                index * (HISTORY_KEYS * KEY_WORDS * 4) as u64,
+                bytemuck::cast_slice(&saved.run),
+            );
+        }
+        queue.write_buffer(&self.results, 0, bytemuck::cast_slice(&results));
+        self.dispatch(&["write_masks"]).await?;
+        self.read_records().await
     }
 
     /// Everything the last step left of every game (see [`Records`]), in
@@ -697,6 +768,14 @@ impl DeviceEnv {
         if let Some(reason) = &self.closed {
             return Err(closed_error(reason).into());
         }
+        // A game over is not stepped; one auto-reset put in place of a game
+        // that ended is (crate::env's rule).
+        for (game, action) in checked.iter_mut().enumerate() {
+            let ended = self.terminated[game] || self.truncated[game];
+            if ended && (!self.auto_reset || is_over(ended, self.step_count[game])) {
+                *action = None;
+            }
+        }
         let records = match self.games.step_records_async(&checked).await {
             Ok(records) => records,
             Err(error) => {
@@ -719,8 +798,9 @@ impl DeviceEnv {
     /// Writes every game's rows from `records`; `movers` holds each game's
     /// players before the step (empty after a set-up or reset).
     fn lay_out(&mut self, records: &Records, movers: &[[u8; 2]]) -> Result<(), DeviceGamesError> {
-        if let Some(game) = records.results.iter().position(|&result| result == StepResult::NotStepped) {
-            let error = GpuError::Internal(format!("game {game} reads not stepped after a step of every game"));
+        if let Some(game) = records.results.iter().position(|&result| result == StepResult::Over) {
+            // The host steps only games it holds not over: the device disagrees.
+            let error = GpuError::Internal(format!("game {game} is over on the device but not in its rows"));
             self.closed = Some(error.to_string());
             return Err(error.into());
         }
@@ -755,7 +835,7 @@ impl DeviceEnv {
                             *step_count = 0;
                             unpack_mask(mask_words, mask);
                         }
-                        StepResult::Over | StepResult::NotStepped => {
+                        StepResult::NotStepped | StepResult::Over => {
                             rewards.fill(0.0);
                             observe = false;
                         }
@@ -853,6 +933,134 @@ impl DeviceEnv {
     /// The games on the device.
     pub fn games(&self) -> &DeviceGames {
         &self.games
+    }
+
+    /// The chosen games as they stand, each to be put back by
+    /// [`DeviceEnv::restore`] in any game of a batch (a tree search's
+    /// nodes): one round trip for all, about 4 KB a game. A game outside
+    /// the batch panics, as an index out of bounds does.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn snapshots(&mut self, chosen: &[usize]) -> Result<Vec<DeviceSnapshot>, DeviceGamesError> {
+        crate::gpu::block_on(self.snapshots_async(chosen))
+    }
+
+    /// [`DeviceEnv::snapshots`], awaited.
+    pub async fn snapshots_async(&mut self, chosen: &[usize]) -> Result<Vec<DeviceSnapshot>, DeviceGamesError> {
+        if let Some(&game) = chosen.iter().find(|&&game| game >= self.batch_size()) {
+            panic!("game {game} is outside the batch of {}", self.batch_size());
+        }
+        if let Some(reason) = &self.closed {
+            return Err(closed_error(reason).into());
+        }
+        let saved = match self.games.save_async(chosen).await {
+            Ok(saved) => saved,
+            Err(error) => {
+                self.closed = Some(error.to_string());
+                return Err(error.into());
+            }
+        };
+        Ok(chosen
+            .iter()
+            .zip(saved)
+            .map(|(&game, saved)| DeviceSnapshot {
+                saved,
+                players: self.players[game],
+                current_player: self.current_player[game],
+                rewards: [self.rewards[2 * game], self.rewards[2 * game + 1]],
+                terminated: self.terminated[game],
+                truncated: self.truncated[game],
+                step_count: self.step_count[game],
+            })
+            .collect())
+    }
+
+    /// Puts each `Some` snapshot in place of its game (`snapshots[i]` in
+    /// game `i`; `None` leaves game `i` as it is), every array as it was
+    /// when the snapshot was taken, as [`crate::env::Env::restore`] does.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn restore(&mut self, snapshots: &[Option<&DeviceSnapshot>]) -> Result<(), DeviceGamesError> {
+        crate::gpu::block_on(self.restore_async(snapshots))
+    }
+
+    /// [`DeviceEnv::restore`], awaited.
+    pub async fn restore_async(&mut self, snapshots: &[Option<&DeviceSnapshot>]) -> Result<(), DeviceGamesError> {
+        let expected = self.batch_size();
+        if snapshots.len() != expected {
+            return Err(EnvError::BatchSize { expected, got: snapshots.len() }.into());
+        }
+        if let Some(reason) = &self.closed {
+            return Err(closed_error(reason).into());
+        }
+        let restored: Vec<(usize, &SavedGame)> = snapshots
+            .iter()
+            .enumerate()
+            .filter_map(|(game, snapshot)| snapshot.map(|snapshot| (game, &snapshot.saved)))
+            .collect();
+        let records = match self.games.restore_async(&restored).await {
+            Ok(records) => records,
+            Err(error) => {
+                self.closed = Some(error.to_string());
+                return Err(error.into());
+            }
+        };
+        (
+            self.players.par_iter_mut(),
+            snapshots.par_iter(),
+            self.current_player.par_iter_mut(),
+            self.rewards.par_chunks_mut(2),
+            self.terminated.par_iter_mut(),
+            self.truncated.par_iter_mut(),
+            self.legal_action_mask.par_chunks_mut(ACTIONS),
+            self.observation.par_chunks_mut(OBSERVATION_LEN),
+            self.step_count.par_iter_mut(),
+        )
+            .into_par_iter()
+            .enumerate()
+            .for_each(
+                |(
+                    game,
+                    (players, snapshot, current_player, rewards, terminated, truncated, mask, observation, step_count),
+                )| {
+                    let Some(snapshot) = snapshot else { return };
+                    *players = snapshot.players;
+                    *current_player = snapshot.current_player;
+                    rewards.copy_from_slice(&snapshot.rewards);
+                    *terminated = snapshot.terminated;
+                    *truncated = snapshot.truncated;
+                    *step_count = snapshot.step_count;
+                    // A game over has an all-true mask, unless auto-reset
+                    // already replaced it with a new game.
+                    if is_over(snapshot.terminated || snapshot.truncated, snapshot.step_count) {
+                        mask.fill(true);
+                    } else {
+                        unpack_mask(&records.masks[game * ACTION_MASK_WORDS..][..ACTION_MASK_WORDS], mask);
+                    }
+                    let view =
+                        observation_view(&records.positions[game], &records.recent[game], records.outcomes[game].steps);
+                    write_observation(&view, observation);
+                },
+            );
+        Ok(())
+    }
+}
+
+/// One game of a [`DeviceEnv`] saved whole ([`DeviceEnv::snapshots`]): the
+/// device's record of it and its arrays' rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceSnapshot {
+    saved: SavedGame,
+    players: [u8; 2],
+    current_player: i32,
+    rewards: [f32; 2],
+    terminated: bool,
+    truncated: bool,
+    step_count: i32,
+}
+
+impl DeviceSnapshot {
+    /// Which player plays each colour in the game (`[first, second]`).
+    pub fn players(&self) -> [u8; 2] {
+        self.players
     }
 }
 
