@@ -428,3 +428,71 @@ fn go_boards_between_pgx_s_two_have_ids_of_their_own() {
     let players = env.players(0);
     assert_eq!([env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]], [-1.0, 1.0]);
 }
+
+// The variants, each ending by its own rule.
+
+use gpu_movegen::chess::variant::env::{
+    AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv, VariantState,
+};
+use gpu_movegen::chess::variant::{Variant, VariantPosition};
+
+/// A one-game batch of `G` from `fen`, its first legal action whose UCI is
+/// `uci` played; returns the rewards by colour and whether the game ended.
+fn variant_step<G: EnvGame<State = VariantState>>(variant: Variant, fen: &str, uci: &str) -> ([f32; 2], bool) {
+    let mut env = Env::<G>::new(1, 1);
+    let position = VariantPosition::from_fen(variant, fen).unwrap();
+    env.set_state(0, VariantState::from_position(position));
+    let mv = position.parse_uci_move(uci).unwrap();
+    let action = gpu_movegen::chess::env::action_of(mv, position.side_to_move()) as u32;
+    assert!(env.legal_actions(0).contains(&action), "{uci} in {fen}");
+    env.step(&[action]).unwrap();
+    let players = env.players(0);
+    ([env.rewards()[usize::from(players[0])], env.rewards()[usize::from(players[1])]], env.terminated()[0])
+}
+
+#[test]
+fn each_variant_ends_by_its_own_rule_with_the_winner_rewarded() {
+    // A king on the hill.
+    assert_eq!(
+        variant_step::<KingOfTheHillEnv>(Variant::KingOfTheHill, "8/3k4/8/8/8/3K4/8/8 w - - 0 1", "d3d4"),
+        ([1.0, -1.0], true)
+    );
+    // The third check (white needed one more).
+    assert_eq!(
+        variant_step::<ThreeCheckEnv>(Variant::ThreeCheck, "4k3/8/8/8/8/8/8/4K2R w K - 1+3 0 1", "h1h8"),
+        ([1.0, -1.0], true)
+    );
+    // The rook takes the queen and the blast takes the king beside it.
+    assert_eq!(
+        variant_step::<AtomicEnv>(Variant::Atomic, "4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1", "e1e7"),
+        ([1.0, -1.0], true)
+    );
+    // White's king reaches the eighth rank and black's cannot follow.
+    assert_eq!(
+        variant_step::<RacingKingsEnv>(Variant::RacingKings, "8/1K6/8/8/8/8/8/7k w - - 0 1", "b7b8"),
+        ([1.0, -1.0], true)
+    );
+    // The horde's last piece is taken.
+    assert_eq!(
+        variant_step::<HordeEnv>(Variant::Horde, "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1", "d2e1"),
+        ([-1.0, 1.0], true)
+    );
+    // A quiet move ends nothing.
+    assert_eq!(
+        variant_step::<HordeEnv>(Variant::Horde, "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1", "d2d3"),
+        ([0.0, 0.0], false)
+    );
+}
+
+#[test]
+fn three_check_s_observation_has_the_checks_still_needed() {
+    assert_eq!(<ThreeCheckEnv as EnvGame>::OBSERVATION_SHAPE, [8, 8, 121]);
+    assert_eq!(<AtomicEnv as EnvGame>::OBSERVATION_SHAPE, [8, 8, 119]);
+    assert_eq!(<ThreeCheckEnv as EnvGame>::ID, "3check");
+    let mut env = Env::<ThreeCheckEnv>::new(1, 1);
+    let position = VariantPosition::from_fen(Variant::ThreeCheck, "4k3/8/8/8/8/8/8/4K2R w K - 2+1 0 1").unwrap();
+    env.set_state(0, VariantState::from_position(position));
+    let square = &env.observation()[..121];
+    assert_eq!(square[119], 2.0 / 3.0, "the mover (white) needs two");
+    assert_eq!(square[120], 1.0 / 3.0, "black needs one");
+}

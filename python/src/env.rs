@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, MAX_GAMES};
+use gpu_movegen::chess::variant::env::{AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv};
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
 use gpu_movegen::shogi::ShogiGame;
@@ -34,7 +35,8 @@ const MAX_BATCH: usize = 1 << 16;
 const MAX_SNAPSHOTS: usize = 1 << 22;
 
 /// The environments `make` knows, by pgx's id.
-const IDS: &[&str] = &["chess", "shogi", "go_9x9", "go_19x19"];
+const IDS: &[&str] =
+    &["chess", "shogi", "go_9x9", "go_19x19", "atomic", "kingofthehill", "3check", "horde", "racingkings"];
 
 /// A batch of games, whatever the game: what `Env` asks of it.
 trait Batch: Send + Sync {
@@ -559,7 +561,8 @@ fn open_on_gpu(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn 
 }
 
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
-/// "go_9x9", "go_19x19"), at their start, the players' colours drawn from `seed`.
+/// "go_9x9", "go_19x19"; and five chess variants by their UCI names:
+/// "atomic", "kingofthehill", "3check", "horde", "racingkings"), at their start, the players' colours drawn from `seed`.
 /// `backend` is where the games run: "cpu"; "gpu", for chess, keeps them
 /// on the GPU (a `GpuError` when none opens or its self-test fails);
 /// "auto" is the CPU, the faster of the two wherever it has been measured
@@ -599,6 +602,11 @@ pub fn make(
         "shogi" => open::<ShogiGame>(py, batch_size, seed),
         "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),
         "go_19x19" => open::<GoEnv<19>>(py, batch_size, seed),
+        "atomic" => open::<AtomicEnv>(py, batch_size, seed),
+        "kingofthehill" => open::<KingOfTheHillEnv>(py, batch_size, seed),
+        "3check" => open::<ThreeCheckEnv>(py, batch_size, seed),
+        "horde" => open::<HordeEnv>(py, batch_size, seed),
+        "racingkings" => open::<RacingKingsEnv>(py, batch_size, seed),
         other => {
             return Err(PyValueError::new_err(format!("env_id: expected one of {}, not {other:?}", IDS.join(", "))));
         }

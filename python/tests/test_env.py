@@ -141,7 +141,11 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message, back
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"env_id": "checkers", "batch_size": 1}, 'env_id: expected one of chess, shogi, go_9x9, go_19x19, not "checkers"'),
+        (
+            {"env_id": "checkers", "batch_size": 1},
+            'env_id: expected one of chess, shogi, go_9x9, go_19x19, atomic, kingofthehill, 3check, horde, racingkings, not "checkers"',
+        ),
+        ({"env_id": "horde", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess only"),
         ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
         ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),

@@ -21,40 +21,10 @@ import chess
 import numpy
 
 import gpu_movegen.env
+from common import action
 
 # Games in CI; GPU_MOVEGEN_PYTHON_CHESS_GAMES asks for more.
 GAMES = int(os.environ.get("GPU_MOVEGEN_PYTHON_CHESS_GAMES", "64"))
-
-# AlphaZero's queen-like and knight steps, (rank, file) in the mover's frame, in plane order.
-STEPS = (
-    [(distance - 7, 0) for distance in range(7)]
-    + [(distance + 1, 0) for distance in range(7)]
-    + [(0, distance - 7) for distance in range(7)]
-    + [(0, distance + 1) for distance in range(7)]
-    + [(distance - 7, distance - 7) for distance in range(7)]
-    + [(distance + 1, distance + 1) for distance in range(7)]
-    + [(7 - distance, distance - 7) for distance in range(7)]
-    + [(-(distance + 1), distance + 1) for distance in range(7)]
-    + list(zip([-1, 1, -2, 2, -1, 1, -2, 2], [-2, -2, -1, -1, 2, 2, 1, 1]))
-)
-UNDERPROMOTIONS = {chess.ROOK: 0, chess.BISHOP: 1, chess.KNIGHT: 2}
-
-
-def action(board, move):
-    """AlphaZero's action (pgx's chess) of a legal move of the side to move."""
-
-    def frame(square):
-        rank = chess.square_rank(square) if board.turn == chess.WHITE else 7 - chess.square_rank(square)
-        return chess.square_file(square), rank
-
-    (from_file, from_rank), (to_file, to_rank) = frame(move.from_square), frame(move.to_square)
-    if move.promotion in UNDERPROMOTIONS:
-        direction = 0 if to_file == from_file else 1 if to_file > from_file else 2
-        plane = UNDERPROMOTIONS[move.promotion] * 3 + direction
-    else:
-        plane = 9 + STEPS.index((to_rank - from_rank, to_file - from_file))
-    return (from_file * 8 + from_rank) * 73 + plane
-
 
 def openspiel_insufficient(board):
     pieces = chess.popcount(board.occupied)

@@ -341,11 +341,14 @@ pub(crate) struct ObservationView {
 /// Positions an observation shows (`RECENT_POSITIONS` in the GPU backend).
 pub(crate) const RECENT_POSITIONS: usize = HISTORY;
 
-/// Writes pgx's 8×8×119 observation of `view` (see the module documentation).
+/// Writes pgx's 8×8×119 observation of `view` (see the module documentation)
+/// in the first 119 planes of an observation of `observation.len() / 64`
+/// planes a square (a variant's has more), clearing the rest.
 pub(crate) fn write_observation(view: &ObservationView, observation: &mut [f32]) {
     observation.fill(0.0);
     let us = view.us;
-    let mut set = |square: usize, plane: usize, value: f32| observation[square * PLANES + plane] = value;
+    let stride = observation.len() / 64;
+    let mut set = |square: usize, plane: usize, value: f32| observation[square * stride + plane] = value;
     let all_squares = |set: &mut dyn FnMut(usize, usize, f32), plane: usize, value: f32| {
         for square in 0..64 {
             set(square, plane, value);

@@ -13,7 +13,7 @@ import numpy.typing
 __all__ = ["Env", "Snapshots", "State", "make"]
 
 # pgx's ids of the games `make` knows (a name for type checkers only).
-_EnvId = Literal["chess", "shogi", "go_9x9", "go_19x19"]
+_EnvId = Literal["chess", "shogi", "go_9x9", "go_19x19", "atomic", "kingofthehill", "3check", "horde", "racingkings"]
 
 @final
 class State:
@@ -110,10 +110,11 @@ def make(
     seed: int = 0,
     auto_reset: bool = False,
 ) -> Env:
-    """A batch of `batch_size` games of `env_id` at their start, the players'
-    colours drawn from `seed`. `backend` is where the games run: "cpu"
-    (every core); "gpu", for chess, keeps the games on the GPU (GpuError
-    when none opens or its self-test fails; ValueError for Shogi and Go,
-    which step on the CPU only); "auto" is the CPU, the faster of the two
+    """A batch of `batch_size` games of `env_id` (pgx's ids, and five chess
+    variants by their UCI names) at their start, the players' colours drawn
+    from `seed`. `backend` is where the games run: "cpu" (every core);
+    "gpu", for chess, keeps the games on the GPU (GpuError when none opens
+    or its self-test fails; ValueError for the others, which step on the
+    CPU only); "auto" is the CPU, the faster of the two
     wherever it has been measured. `auto_reset` replaces a game that ends
     by a new one at once, as pgx's wrapper does."""

@@ -15,6 +15,7 @@
 //! hill, a third check, an exploded king, no pieces left) has no legal
 //! moves, so perft below it is 0, as in shakmaty and python-chess.
 
+pub mod env;
 mod fen;
 mod perft;
 mod rules;
