@@ -52,14 +52,59 @@ type PositionKey = [u64; 5];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChessState {
     position: Position,
-    /// Every position of the game, the start first.
-    keys: Vec<PositionKey>,
-    /// For each position, where its run of reversible moves began: no
-    /// position before that can equal it (pawns only advance, captures only
-    /// remove), so repetition looks no further back.
-    run_starts: Vec<u16>,
+    /// Every position of the game, the start first, and how often each arises.
+    history: Repetitions<PositionKey>,
     /// Steps played.
     steps: u32,
+}
+
+/// Every position of a game as repetition compares it (its key), the start
+/// first, with how often each arises in the whole game, kept as each
+/// position comes: a new key is compared with the keys of its run of
+/// reversible moves only (no position before a pawn move or a capture can
+/// come back), once, and the equal ones count it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Repetitions<Key> {
+    keys: Vec<Key>,
+    counts: Vec<u16>,
+}
+
+impl<Key: PartialEq> Repetitions<Key> {
+    /// A game's first position.
+    pub(crate) fn new(first: Key) -> Repetitions<Key> {
+        Repetitions { keys: vec![first], counts: vec![1] }
+    }
+
+    /// The next position, `halfmove_clock` halfmoves after the last pawn
+    /// move or capture (a game set up mid-way has no history before its
+    /// first position).
+    pub(crate) fn push(&mut self, key: Key, halfmove_clock: usize) {
+        let run_start = self.keys.len().saturating_sub(halfmove_clock);
+        let mut count = 1;
+        for (earlier, times) in self.keys[run_start..].iter().zip(&mut self.counts[run_start..]) {
+            if *earlier == key {
+                *times += 1;
+                count += 1;
+            }
+        }
+        self.keys.push(key);
+        self.counts.push(count);
+    }
+
+    /// Positions of the game.
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The key of the position `back` steps ago.
+    pub(crate) fn key(&self, back: usize) -> &Key {
+        &self.keys[self.keys.len() - 1 - back]
+    }
+
+    /// How many times the position `back` steps ago arises in the game, itself included.
+    pub(crate) fn occurrences(&self, back: usize) -> usize {
+        usize::from(self.counts[self.counts.len() - 1 - back])
+    }
 }
 
 impl ChessState {
@@ -67,7 +112,7 @@ impl ChessState {
     /// before it, no steps played.
     pub fn from_position(position: Position) -> ChessState {
         let passed = position.en_passant();
-        ChessState { position, keys: vec![key_of(&position, passed)], run_starts: vec![0], steps: 0 }
+        ChessState { position, history: Repetitions::new(key_of(&position, passed)), steps: 0 }
     }
 
     /// The position now.
@@ -78,13 +123,6 @@ impl ChessState {
     /// Steps played since the start.
     pub fn steps(&self) -> u32 {
         self.steps
-    }
-
-    /// How many times the position `back` steps ago occurs in the game, itself included.
-    fn occurrences(&self, back: usize) -> usize {
-        let index = self.keys.len() - 1 - back;
-        let key = &self.keys[index];
-        self.keys[usize::from(self.run_starts[index])..].iter().filter(|other| *other == key).count()
     }
 
     /// The legal move that `action` names, if any.
@@ -281,10 +319,7 @@ impl EnvGame for Chess {
             _ => None,
         };
         state.position = <Chess as Game>::play(&state.position, mv);
-        state.keys.push(key_of(&state.position, passed));
-        let ply = state.keys.len() - 1;
-        // A game set up mid-way has no history before its first position.
-        state.run_starts.push(ply.saturating_sub(usize::from(state.position.halfmove_clock())) as u16);
+        state.history.push(key_of(&state.position, passed), usize::from(state.position.halfmove_clock()));
         state.steps += 1;
     }
 
@@ -294,17 +329,18 @@ impl EnvGame for Chess {
         let terminated = no_moves
             || state.position.halfmove_clock() >= 100
             || insufficient_material(&state.position)
-            || state.occurrences(0) >= 3
+            || state.history.occurrences(0) >= 3
             || state.steps >= MAX_STEPS;
         let rewards = if checkmate { Outcome::loss_rewards(state.position.side_to_move().index()) } else { [0.0; 2] };
         Outcome { terminated, rewards }
     }
 
     fn observe(state: &ChessState, observation: &mut [f32]) {
+        let history = &state.history;
         let recent = std::array::from_fn(|back| {
-            (back < state.keys.len()).then(|| {
-                let key = &state.keys[state.keys.len() - 1 - back];
-                ([key[0], key[1], key[2], key[3]], state.occurrences(back) > 1)
+            (back < history.len()).then(|| {
+                let key = history.key(back);
+                ([key[0], key[1], key[2], key[3]], history.occurrences(back) > 1)
             })
         });
         let rights = state.position.castling_rights();
@@ -345,46 +381,46 @@ pub(crate) const RECENT_POSITIONS: usize = HISTORY;
 /// in the first 119 planes of an observation of `observation.len() / 64`
 /// planes a square (a variant's has more), clearing the rest.
 pub(crate) fn write_observation(view: &ObservationView, observation: &mut [f32]) {
-    observation.fill(0.0);
-    let us = view.us;
     let stride = observation.len() / 64;
-    let mut set = |square: usize, plane: usize, value: f32| observation[square * stride + plane] = value;
-    let all_squares = |set: &mut dyn FnMut(usize, usize, f32), plane: usize, value: f32| {
-        for square in 0..64 {
-            set(square, plane, value);
-        }
-    };
+    let us = view.us;
+    // The planes that hold one value on every square, as one square's row
+    // (the rest zero), copied to all 64; then the pieces, square by square.
+    let mut row = [0.0f32; 2 * PLANES];
+    let row = &mut row[..stride];
     for (back, position) in view.recent.iter().enumerate() {
-        let first = back * PLANES_PER_POSITION;
-        let Some((planes, seen_before)) = position else {
-            // Before the game began: an empty board, never seen.
-            all_squares(&mut set, first + 12, 1.0);
-            continue;
-        };
-        for index in 0..64u8 {
-            let code = (0..3).fold(0, |code, plane| code | (planes[plane] >> index & 1) << plane);
-            if code == 0 {
-                continue;
-            }
-            let color = if planes[3] >> index & 1 == 1 { Color::Black } else { Color::White };
-            let square = Square::from_index(index);
-            let rank = if us == Color::White { square.rank() } else { 7 - square.rank() };
-            let cell = usize::from(7 - rank) * 8 + usize::from(square.file());
-            let kind = code as usize - 1;
-            set(cell, first + if color == us { kind } else { 6 + kind }, 1.0);
-        }
-        all_squares(&mut set, first + if *seen_before { 13 } else { 12 }, 1.0);
+        // Never seen before (plane 12; so too a board before the game
+        // began, which is empty), or seen (plane 13).
+        let seen_before = position.is_some_and(|(_, seen_before)| seen_before);
+        row[back * PLANES_PER_POSITION + if seen_before { 13 } else { 12 }] = 1.0;
     }
     let base = HISTORY * PLANES_PER_POSITION;
-    all_squares(&mut set, base, us.index() as f32);
-    all_squares(&mut set, base + 1, view.steps as f32 / MAX_STEPS as f32);
+    row[base] = us.index() as f32;
+    row[base + 1] = view.steps as f32 / MAX_STEPS as f32;
     for (offset, color) in [(0, us), (2, !us)] {
         let files = view.castling_files[color.index()];
-        all_squares(&mut set, base + 2 + offset, f32::from(u8::from(files & 1 != 0)));
-        all_squares(&mut set, base + 3 + offset, f32::from(u8::from(files & 0x80 != 0)));
+        row[base + 2 + offset] = f32::from(u8::from(files & 1 != 0));
+        row[base + 3 + offset] = f32::from(u8::from(files & 0x80 != 0));
     }
     // XLA divides by multiplying with the reciprocal; so does this, to the last bit.
-    all_squares(&mut set, base + 6, view.halfmove_clock as f32 * (1.0 / 100.0));
+    row[base + 6] = view.halfmove_clock as f32 * (1.0 / 100.0);
+    for cell in observation.chunks_exact_mut(stride) {
+        cell.copy_from_slice(row);
+    }
+    // Rows run from the mover's eighth rank down: white's board turned over.
+    let flip = if us == Color::White { 56 } else { 0 };
+    let black_is_us = us == Color::Black;
+    for (back, position) in view.recent.iter().enumerate() {
+        let Some((planes, _)) = position else { continue };
+        let mut occupied = planes[0] | planes[1] | planes[2];
+        while occupied != 0 {
+            let index = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            let code = (planes[0] >> index & 1) | (planes[1] >> index & 1) << 1 | (planes[2] >> index & 1) << 2;
+            let black = planes[3] >> index & 1 == 1;
+            let kind = code as usize - 1 + if black == black_is_us { 0 } else { 6 };
+            observation[(index ^ flip) * stride + back * PLANES_PER_POSITION + kind] = 1.0;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@
 //! - **Rewards**: +1 for the winner, -1 for the loser, 0 each for a draw.
 
 use crate::chess::board::{Bitboard, Color, MoveKind, Piece};
-use crate::chess::env::{ACTIONS, MAX_STEPS, ObservationView, PLANES, action_of, write_observation};
+use crate::chess::env::{ACTIONS, MAX_STEPS, ObservationView, PLANES, Repetitions, action_of, write_observation};
 use crate::chess::variant::rules::HILL;
 use crate::chess::variant::{ChessVariants, Variant, VariantPosition};
 use crate::env::{EnvGame, Outcome};
@@ -77,10 +77,8 @@ type VariantKey = [u64; 6];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VariantState {
     position: VariantPosition,
-    /// Every position of the game, the start first.
-    keys: Vec<VariantKey>,
-    /// For each position, where its run of reversible moves began.
-    run_starts: Vec<u16>,
+    /// Every position of the game, the start first, and how often each arises.
+    history: Repetitions<VariantKey>,
     /// Steps played.
     steps: u32,
 }
@@ -88,7 +86,7 @@ pub struct VariantState {
 impl VariantState {
     /// A game that begins at `position`: no history before it, no steps played.
     pub fn from_position(position: VariantPosition) -> VariantState {
-        VariantState { position, keys: vec![key_of(&position)], run_starts: vec![0], steps: 0 }
+        VariantState { position, history: Repetitions::new(key_of(&position)), steps: 0 }
     }
 
     /// The position now.
@@ -99,13 +97,6 @@ impl VariantState {
     /// Steps played since the start.
     pub fn steps(&self) -> u32 {
         self.steps
-    }
-
-    /// How many times the position `back` steps ago occurs in the game, itself included.
-    fn occurrences(&self, back: usize) -> usize {
-        let index = self.keys.len() - 1 - back;
-        let key = &self.keys[index];
-        self.keys[usize::from(self.run_starts[index])..].iter().filter(|other| *other == key).count()
     }
 }
 
@@ -247,10 +238,7 @@ impl<const VARIANT: u8> EnvGame for VariantEnv<VARIANT> {
             .find(|&mv| action_of(mv, us) == action)
             .expect("the action is in the mask");
         state.position = state.position.make_move(mv);
-        state.keys.push(key_of(&state.position));
-        let ply = state.keys.len() - 1;
-        let clock = usize::from(state.position.board().halfmove_clock());
-        state.run_starts.push(ply.saturating_sub(clock) as u16);
+        state.history.push(key_of(&state.position), usize::from(state.position.board().halfmove_clock()));
         state.steps += 1;
     }
 
@@ -265,7 +253,7 @@ impl<const VARIANT: u8> EnvGame for VariantEnv<VARIANT> {
         let terminated = no_moves
             || position.board().halfmove_clock() >= 100
             || insufficient_material(position)
-            || state.occurrences(0) >= 3
+            || state.history.occurrences(0) >= 3
             || state.steps >= MAX_STEPS;
         let rewards = if checkmate { Outcome::loss_rewards(position.side_to_move().index()) } else { [0.0; 2] };
         Outcome { terminated, rewards }
@@ -273,10 +261,11 @@ impl<const VARIANT: u8> EnvGame for VariantEnv<VARIANT> {
 
     fn observe(state: &VariantState, observation: &mut [f32]) {
         let board = state.position.board();
+        let history = &state.history;
         let recent = std::array::from_fn(|back| {
-            (back < state.keys.len()).then(|| {
-                let key = &state.keys[state.keys.len() - 1 - back];
-                ([key[0], key[1], key[2], key[3]], state.occurrences(back) > 1)
+            (back < history.len()).then(|| {
+                let key = history.key(back);
+                ([key[0], key[1], key[2], key[3]], history.occurrences(back) > 1)
             })
         });
         let rights = board.castling_rights();
