@@ -14,6 +14,8 @@ use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGames, DeviceGamesError, MAX
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{ACTION_MASK_WORDS, MoveGenerator};
 use gpu_movegen::env::{Env, EnvError};
+use gpu_movegen::go::env::GoEnv;
+use gpu_movegen::go::gpu::env::DeviceGoEnv;
 use rand::{Rng, SeedableRng};
 
 /// The actions whose bits are set in one game's mask words.
@@ -353,4 +355,68 @@ fn gpu_snapshots_come_back_as_the_cpu_s_do() {
     assert!(saved_cpu.iter().any(|snapshot| snapshot.state().steps() > 100), "games saved deep");
     let error = device.restore(&[None]).unwrap_err();
     assert!(matches!(error, DeviceGamesError::Step(EnvError::BatchSize { .. })), "{error}");
+}
+
+/// Go on the device against the CPU environment, every array at every
+/// step: random games with passes now and then (so that two passes end
+/// some) and an action outside the mask now and then, with auto-reset, on
+/// 9×9 long enough for positional superko to end games too, and on 19×19.
+fn go_backend_equals_the_cpu<const SIZE: usize>(batch: usize, steps: usize) -> (usize, usize) {
+    let context = context();
+    let mut cpu = Env::<GoEnv<SIZE>>::new(batch, 13);
+    let mut device = DeviceGoEnv::<SIZE>::new(&context, batch, 13).expect("device Go games");
+    let compare = |device: &DeviceGoEnv<SIZE>, cpu: &Env<GoEnv<SIZE>>, context: &str| {
+        for game in 0..batch {
+            assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
+        }
+        assert_eq!(device.current_player(), cpu.current_player(), "{context}: current_player");
+        assert_eq!(device.rewards(), cpu.rewards(), "{context}: rewards");
+        assert_eq!(device.terminated(), cpu.terminated(), "{context}: terminated");
+        assert_eq!(device.step_count(), cpu.step_count(), "{context}: step_count");
+        assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
+        assert!(device.observation() == cpu.observation(), "{context}: observation");
+    };
+    compare(&device, &cpu, "at the start");
+    cpu.set_auto_reset(true);
+    device.set_auto_reset(true);
+    let pass = (SIZE * SIZE) as u32;
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x60_2026 + SIZE as u64);
+    let (mut superko, mut ended) = (0, 0);
+    for step in 0..steps {
+        let actions: Vec<u32> = (0..batch)
+            .map(|game| {
+                let legal = cpu.legal_actions(game);
+                match random.random_range(0..100) {
+                    0..4 => pass,
+                    4 => random.random_range(0..pass + 1),
+                    _ => legal[random.random_range(0..legal.len())],
+                }
+            })
+            .collect();
+        let before: Vec<i32> = cpu.step_count().to_vec();
+        let in_mask: Vec<bool> = (0..batch)
+            .map(|game| cpu.legal_action_mask()[game * (pass as usize + 1) + actions[game] as usize])
+            .collect();
+        cpu.step(&actions).expect("a CPU step");
+        device.step(&actions).expect("a device step");
+        compare(&device, &cpu, &format!("{SIZE}x{SIZE} step {step}"));
+        for game in (0..batch).filter(|&game| cpu.terminated()[game]) {
+            ended += 1;
+            // A legal stone that ends a game before the step limit recreated an earlier board.
+            let before_the_limit = before[game] + 1 < (2 * SIZE * SIZE) as i32;
+            if actions[game] != pass && in_mask[game] && before_the_limit {
+                superko += 1;
+            }
+        }
+    }
+    (ended, superko)
+}
+
+#[test]
+fn go_on_the_device_equals_the_cpu_environment_array_for_array() {
+    let (ended, superko) = go_backend_equals_the_cpu::<9>(128, 700);
+    assert!(ended > 128, "games ended and were replaced: {ended}");
+    assert!(superko > 0, "no game ended by positional superko among {ended}");
+    let (ended, _) = go_backend_equals_the_cpu::<19>(16, 200);
+    assert!(ended > 0, "19x19 games ended: {ended}");
 }

@@ -234,11 +234,11 @@ def main(arguments=None):
         "--backend",
         choices=("cpu", "gpu", "auto"),
         default="auto",
-        help="where the games are kept: gpu steps chess only (default auto: the CPU)",
+        help="where the games are kept: gpu searches chess only, the one game it keeps snapshots of (default auto: the CPU)",
     )
     options = parser.parse_args(arguments)
     if options.backend == "gpu" and options.env != "chess":
-        parser.error("--backend gpu: the gpu backend steps chess only; add --env chess")
+        parser.error("--backend gpu: the gpu backend keeps snapshots of chess only; add --env chess")
     for name in ("batch", "simulations", "moves"):
         if getattr(options, name) < 1:
             parser.error(f"--{name}: expected a positive number, not {getattr(options, name)}")

@@ -3,7 +3,7 @@
     python python/benchmarks/env_steps.py --batch 256 1024 --steps 64
 
 For each batch size, ours on the CPU backend, ours on the GPU backend (chess
-only: "ours-gpu") and pgx start from a reset and take the same
+and Go: "ours-gpu") and pgx start from a reset and take the same
 number of batched steps; only the step calls are timed (the random actions
 are drawn outside the clock, the same way for both). A game that ends keeps
 being stepped as pgx steps it, with zero rewards, so a batch's cost stays
@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--only", choices=["ours", "ours-gpu", "pgx"], help="run one library only")
     arguments = parser.parse_args()
     runs = {"ours": ours, "pgx": theirs}
-    if arguments.env == "chess":
+    if arguments.env in ("chess", "go_9x9", "go_19x19"):
         runs["ours-gpu"] = lambda *run: ours(*run, backend="gpu")
     if arguments.only:
         runs = {arguments.only: runs[arguments.only]}

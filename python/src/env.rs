@@ -17,6 +17,7 @@ use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, 
 use gpu_movegen::chess::variant::env::{AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv};
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
+use gpu_movegen::go::gpu::env::{DeviceGoEnv, DeviceGoError, MAX_GO_GAMES};
 use gpu_movegen::shogi::ShogiGame;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -33,6 +34,9 @@ const MAX_BATCH: usize = 1 << 16;
 
 /// The most games a `Snapshots` may hold: 8,192 games of 512 nodes each.
 const MAX_SNAPSHOTS: usize = 1 << 22;
+
+/// The environments the gpu backend steps.
+const GPU_IDS: &[&str] = &["chess", "go_9x9", "go_19x19"];
 
 /// The environments `make` knows, by pgx's id.
 const IDS: &[&str] =
@@ -294,6 +298,77 @@ impl Batch for DeviceEnv {
             snapshots.downcast_ref::<Vec<Option<DeviceSnapshot>>>().expect("the snapshots' backend was checked");
         let chosen = chosen_slots(snapshots, slots)?;
         self.restore(&chosen).map_err(device_error)
+    }
+}
+
+/// Go games kept on the GPU.
+impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
+    fn id(&self) -> &'static str {
+        <GoEnv<SIZE> as EnvGame>::ID
+    }
+
+    fn batch_size(&self) -> usize {
+        DeviceGoEnv::batch_size(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        <GoEnv<SIZE> as EnvGame>::ACTIONS
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        <GoEnv<SIZE> as EnvGame>::OBSERVATION_SHAPE
+    }
+
+    fn players(&self, game: usize) -> [u8; 2] {
+        DeviceGoEnv::players(self, game)
+    }
+
+    fn backend(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn reset(&mut self, seed: u64) -> Outcome<()> {
+        DeviceGoEnv::reset(self, seed).map_err(|error| device_error(DeviceGamesError::Gpu(error)))
+    }
+
+    fn set_auto_reset(&mut self, on: bool) {
+        DeviceGoEnv::set_auto_reset(self, on)
+    }
+
+    fn step(&mut self, actions: &[i64]) -> Outcome<()> {
+        DeviceGoEnv::step(self, actions).map_err(|error| match error {
+            DeviceGoError::Step(error) => game_error(error),
+            DeviceGoError::Gpu(error) => device_error(DeviceGamesError::Gpu(error)),
+        })
+    }
+
+    fn new_state(&self, py: Python<'_>) -> PyResult<State> {
+        new_state::<GoEnv<SIZE>>(py, DeviceGoEnv::batch_size(self))
+    }
+
+    fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
+        copy_into(state.current_player.bind(py), self.current_player())?;
+        copy_into(state.observation.bind(py).cast::<PyArray4<bool>>()?, self.observation())?;
+        copy_into(state.rewards.bind(py), self.rewards())?;
+        copy_into(state.terminated.bind(py), self.terminated())?;
+        copy_into(state.truncated.bind(py), self.truncated())?;
+        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
+        copy_into(state._step_count.bind(py), self.step_count())
+    }
+
+    fn new_snapshots(&self, _capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
+        Err(Failure::Input(
+            "snapshots: the gpu backend keeps no Go snapshots yet; make the environment with backend='cpu' for a tree search"
+                .to_owned(),
+        ))
+    }
+
+    fn save(&mut self, _snapshots: &mut (dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Outcome<()> {
+        Err(Failure::Internal("a gpu Go environment makes no snapshots to save into".to_owned()))
+    }
+
+    fn load(&mut self, _snapshots: &(dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Outcome<()> {
+        Err(Failure::Internal("a gpu Go environment makes no snapshots to load from".to_owned()))
     }
 }
 
@@ -560,6 +635,19 @@ fn open_on_gpu(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn 
     })
 }
 
+/// `batch_size` Go games of `SIZE` at the empty board on the shared GPU context.
+fn open_go_on_gpu<const SIZE: usize>(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn Batch>> {
+    py.detach(|| {
+        let context = backend::context().map_err(|error| {
+            backend::forget_context();
+            Failure::from(error)
+        })?;
+        let games = DeviceGoEnv::<SIZE>::new(&context, batch_size, seed)
+            .map_err(|error| device_error(DeviceGamesError::Gpu(error)))?;
+        Ok(Box::new(games) as Box<dyn Batch>)
+    })
+}
+
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
 /// "go_9x9", "go_19x19"; and five chess variants by their UCI names:
 /// "atomic", "kingofthehill", "3check", "horde", "racingkings"), at their start, the players' colours drawn from `seed`.
@@ -586,20 +674,24 @@ pub fn make(
     if batch_size == 0 || batch_size > MAX_BATCH {
         return Err(PyValueError::new_err(format!("batch_size: expected 1 to {MAX_BATCH}, not {batch_size}")));
     }
-    if on_gpu && env_id != "chess" && IDS.contains(&env_id) {
+    if on_gpu && !GPU_IDS.contains(&env_id) && IDS.contains(&env_id) {
         return Err(PyValueError::new_err(format!(
-            "backend: the gpu backend steps chess only in this version; make {env_id:?} with backend='cpu'"
+            "backend: the gpu backend steps {} in this version; make {env_id:?} with backend='cpu'",
+            GPU_IDS.join(", ")
         )));
     }
-    if on_gpu && batch_size > MAX_GAMES {
+    let gpu_most = if env_id == "chess" { MAX_GAMES } else { MAX_GO_GAMES };
+    if on_gpu && batch_size > gpu_most {
         return Err(PyValueError::new_err(format!(
-            "batch_size: the gpu backend holds 1 to {MAX_GAMES} games, not {batch_size}"
+            "batch_size: the gpu backend holds 1 to {gpu_most} {env_id} games, not {batch_size}"
         )));
     }
     let mut games = match env_id {
         "chess" if on_gpu => open_on_gpu(py, batch_size, seed)?,
         "chess" => open::<Chess>(py, batch_size, seed),
         "shogi" => open::<ShogiGame>(py, batch_size, seed),
+        "go_9x9" if on_gpu => open_go_on_gpu::<9>(py, batch_size, seed)?,
+        "go_19x19" if on_gpu => open_go_on_gpu::<19>(py, batch_size, seed)?,
         "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),
         "go_19x19" => open::<GoEnv<19>>(py, batch_size, seed),
         "atomic" => open::<AtomicEnv>(py, batch_size, seed),

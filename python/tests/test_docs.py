@@ -46,7 +46,7 @@ def test_the_environment_benchmark_runs_against_pgx():
         timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "ours" in result.stdout and "pgx" in result.stdout and "ratio" in result.stdout
+    assert "ours" in result.stdout and "ours-gpu" in result.stdout and "ours/pgx" in result.stdout
 
 
 MCTS = REPOSITORY / "examples" / "python" / "mcts_selfplay.py"
@@ -80,7 +80,7 @@ def test_the_mcts_example_searches_the_same_on_the_gpu_backend():
     # The same games, moves and search steps: the backends' arrays are equal.
     assert rows[0] == rows[1], rows
     result = run_mcts("--backend", "gpu")
-    assert result.returncode == 2 and "the gpu backend steps chess only" in result.stderr
+    assert result.returncode == 2 and "the gpu backend keeps snapshots of chess only" in result.stderr
 
 
 def test_the_mcts_example_plays_9x9_games_to_their_end():

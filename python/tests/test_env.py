@@ -145,12 +145,13 @@ def test_bad_actions_raise_value_error_and_change_no_game(actions, message, back
             {"env_id": "checkers", "batch_size": 1},
             'env_id: expected one of chess, shogi, go_9x9, go_19x19, atomic, kingofthehill, 3check, horde, racingkings, not "checkers"',
         ),
-        ({"env_id": "horde", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess only"),
+        ({"env_id": "horde", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess, go_9x9, go_19x19"),
         ({"env_id": "chess", "batch_size": 0}, "batch_size: expected 1 to 65536, not 0"),
         ({"env_id": "chess", "batch_size": 1 << 30}, "batch_size: expected 1 to 65536"),
         ({"env_id": "chess", "batch_size": 1, "backend": "tpu"}, "backend: expected 'auto', 'gpu' or 'cpu'"),
-        ({"env_id": "shogi", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess only"),
-        ({"env_id": "chess", "batch_size": 40_000, "backend": "gpu"}, "batch_size: the gpu backend holds 1 to 32768"),
+        ({"env_id": "shogi", "batch_size": 1, "backend": "gpu"}, "backend: the gpu backend steps chess, go_9x9, go_19x19"),
+        ({"env_id": "chess", "batch_size": 40_000, "backend": "gpu"}, "batch_size: the gpu backend holds 1 to 32768 chess"),
+        ({"env_id": "go_19x19", "batch_size": 9000, "backend": "gpu"}, "batch_size: the gpu backend holds 1 to 8192 go"),
     ],
 )
 def test_bad_arguments_raise_value_error(arguments, message):
@@ -337,3 +338,26 @@ def test_gpu_snapshots_come_back_as_the_cpu_s_do():
     with pytest.raises(ValueError, match="slots: slot 2 holds no saved game"):
         environments[1].load(environments[1].snapshots(4), empty)
     assert saved > 32
+
+
+@pytest.mark.parametrize("env_id", ["go_9x9", "go_19x19"])
+def test_go_on_the_gpu_backend_equals_the_cpu_backend_at_every_step(env_id):
+    size = 16
+    rng = numpy.random.default_rng(5)
+    environments = [
+        gpu_movegen.env.make(env_id, batch_size=size, seed=3, auto_reset=True, backend=backend)
+        for backend in ("cpu", "gpu")
+    ]
+    states = [env.state for env in environments]
+    passes = 0
+    for step in range(160 if env_id == "go_9x9" else 60):
+        for name in FIELDS:
+            numpy.testing.assert_array_equal(getattr(states[1], name), getattr(states[0], name), err_msg=f"{step}: {name}")
+        actions = random_legal_actions(states[0].legal_action_mask, rng)
+        passing = rng.random(size) < 0.05
+        actions[passing] = environments[0].num_actions - 1
+        passes += int(passing.sum())
+        states = [env.step(actions) for env in environments]
+    assert passes > 0
+    with pytest.raises(ValueError, match="snapshots: the gpu backend keeps no Go snapshots yet"):
+        environments[1].snapshots(4)

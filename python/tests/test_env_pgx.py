@@ -169,6 +169,11 @@ def test_chess_equals_pgx_at_every_step():
     assert steps > GAMES * 50
 
 
+def test_go_9x9_on_the_gpu_equals_pgx_at_every_step():
+    steps, _ = play_side_by_side("go_9x9", GPU_GAMES // 2, GPU_GAMES // 2, seed=20261207, backend="gpu")
+    assert steps > GPU_GAMES // 2 * 20
+
+
 def test_chess_on_the_gpu_equals_pgx_at_every_step():
     steps, _ = play_side_by_side("chess", GPU_GAMES, min(GPU_GAMES, 128), seed=20261207, backend="gpu")
     assert steps > GPU_GAMES * 50

@@ -102,7 +102,7 @@ impl ListedGame for GoGame {
                 let shader = GoGame::perft_shader(BoardSize(size), &memory)?;
                 modules.push(catalog::perft_module("go", "go_perft", &configuration, shader));
             }
-            for module in ["go_legal", "go_playouts"] {
+            for module in ["go_legal", "go_playouts", "go_environment"] {
                 let shader = reflect(shaders::compose(module, size, &[])?)?;
                 modules.push(catalog::batch_module("go", module, format!("{size}x{size}"), shader));
             }
