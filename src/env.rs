@@ -448,8 +448,8 @@ pub(crate) fn is_over(ended: bool, step_count: i32) -> bool {
 }
 
 /// Which player plays each colour (`[first, second]`) in game `game` of a
-/// batch seeded `seed`, when it starts for the time after `resets` resets:
-/// every backend draws the same.
+/// batch seeded `seed`, when it starts after `resets` earlier starts since
+/// the batch's reset: every backend draws the same.
 pub(crate) fn draw_players(seed: u64, resets: u32, game: usize) -> [u8; 2] {
     let folded = (seed ^ seed >> 32) as u32 ^ ShaderRandom::hash(resets);
     let first = (ShaderRandom::new(folded, game as u32).next_u32() & 1) as u8;

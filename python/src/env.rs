@@ -5,9 +5,10 @@
 //! every step (copy one to keep it); numpy's `__dlpack__` hands them to
 //! PyTorch without a copy. A step runs with the GIL released. `snapshots`,
 //! `save` and `load` keep games in numbered slots and put them back, as a
-//! tree search keeps its nodes. `backend="gpu"` keeps chess games on the
-//! GPU (`chess::gpu::env::DeviceEnv`); a GPU failure raises `GpuError` and
-//! closes the environment, with no array changed.
+//! tree search keeps its nodes. `backend="gpu"` keeps chess and Go games
+//! on the GPU (`chess::gpu::env::DeviceEnv`, `go::gpu::env::DeviceGoEnv`); a
+//! GPU failure raises `GpuError` and closes the environment, with no array
+//! changed.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -651,8 +652,8 @@ fn open_go_on_gpu<const SIZE: usize>(py: Python<'_>, batch_size: usize, seed: u6
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
 /// "go_9x9", "go_19x19"; and five chess variants by their UCI names:
 /// "atomic", "kingofthehill", "3check", "horde", "racingkings"), at their start, the players' colours drawn from `seed`.
-/// `backend` is where the games run: "cpu"; "gpu", for chess, keeps them
-/// on the GPU (a `GpuError` when none opens or its self-test fails);
+/// `backend` is where the games run: "cpu"; "gpu", for chess and Go, keeps
+/// them on the GPU (a `GpuError` when none opens or its self-test fails);
 /// "auto" is the CPU, the faster of the two wherever it has been measured
 /// (BENCHMARKS.md). `auto_reset` replaces a game that ends by a new one
 /// at once, as pgx's `auto_reset` wrapper does.
