@@ -420,3 +420,67 @@ fn go_on_the_device_equals_the_cpu_environment_array_for_array() {
     let (ended, _) = go_backend_equals_the_cpu::<19>(16, 200);
     assert!(ended > 0, "19x19 games ended: {ended}");
 }
+
+/// Go snapshots on the GPU against the CPU's: games saved at chosen steps
+/// (some over) and put back in other games, with and without auto-reset,
+/// every array equal after each restore and each step after it.
+#[test]
+fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
+    let context = context();
+    let batch = 24;
+    let mut cpu = Env::<GoEnv<9>>::new(batch, 8);
+    let mut device = DeviceGoEnv::<9>::new(&context, batch, 8).expect("device Go games");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x5b_2026);
+    let (mut saved_cpu, mut saved_device, mut saved_over) = (Vec::new(), Vec::new(), 0);
+    let pass = 81u32;
+    for round in 0..6 {
+        let auto_reset = round % 2 == 1;
+        cpu.set_auto_reset(auto_reset);
+        device.set_auto_reset(auto_reset);
+        for step in 0..60 {
+            let actions: Vec<u32> = (0..batch)
+                .map(|game| {
+                    let legal = cpu.legal_actions(game);
+                    if random.random_range(0..12) == 0 { pass } else { legal[random.random_range(0..legal.len())] }
+                })
+                .collect();
+            cpu.step(&actions).expect("a CPU step");
+            device.step(&actions).expect("a device step");
+            let context = format!("round {round}, step {step}");
+            assert_eq!(device.current_player(), cpu.current_player(), "{context}");
+            assert_eq!(device.rewards(), cpu.rewards(), "{context}");
+            assert_eq!(device.terminated(), cpu.terminated(), "{context}");
+            assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}");
+            assert!(device.observation() == cpu.observation(), "{context}");
+            if step % 19 == 4 {
+                let chosen: Vec<usize> = (0..batch).filter(|_| random.random_range(0..3) == 0).collect();
+                saved_cpu.extend(chosen.iter().map(|&game| cpu.snapshot(game)));
+                saved_device.extend(device.snapshots(&chosen).expect("snapshots"));
+                saved_over += chosen.iter().filter(|&&game| cpu.terminated()[game]).count();
+            }
+        }
+        let picks: Vec<Option<usize>> = (0..batch)
+            .map(|_| (random.random_range(0..2) == 0).then(|| random.random_range(0..saved_cpu.len())))
+            .collect();
+        let cpu_picks: Vec<_> = picks.iter().map(|pick| pick.map(|index| &saved_cpu[index])).collect();
+        let device_picks: Vec<_> = picks.iter().map(|pick| pick.map(|index| &saved_device[index])).collect();
+        cpu.restore(&cpu_picks).expect("a CPU restore");
+        device.restore(&device_picks).expect("a device restore");
+        let context = format!("round {round}, restored");
+        // Saved again, a restored game is its snapshot, superko history and all.
+        let restored: Vec<usize> = (0..batch).filter(|&game| picks[game].is_some()).collect();
+        for (game, again) in restored.iter().zip(device.snapshots(&restored).expect("snapshots")) {
+            assert!(again == saved_device[picks[*game].unwrap()], "{context}: game {game} saved again differs");
+        }
+        for game in 0..batch {
+            assert_eq!(device.players(game), cpu.players(game), "{context}");
+        }
+        assert_eq!(device.current_player(), cpu.current_player(), "{context}");
+        assert_eq!(device.rewards(), cpu.rewards(), "{context}");
+        assert_eq!(device.terminated(), cpu.terminated(), "{context}");
+        assert_eq!(device.step_count(), cpu.step_count(), "{context}");
+        assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}");
+        assert!(device.observation() == cpu.observation(), "{context}");
+    }
+    assert!(saved_over > 0, "no game was saved over");
+}

@@ -18,7 +18,7 @@ use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, 
 use gpu_movegen::chess::variant::env::{AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv};
 use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
-use gpu_movegen::go::gpu::env::{DeviceGoEnv, DeviceGoError, MAX_GO_GAMES};
+use gpu_movegen::go::gpu::env::{DeviceGoEnv, DeviceGoError, DeviceGoSnapshot, MAX_GO_GAMES};
 use gpu_movegen::shogi::ShogiGame;
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -357,19 +357,31 @@ impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
         copy_into(state._step_count.bind(py), self.step_count())
     }
 
-    fn new_snapshots(&self, _capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
-        Err(Failure::Input(
-            "snapshots: the gpu backend keeps no Go snapshots yet; make the environment with backend='cpu' for a tree search"
-                .to_owned(),
-        ))
+    fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
+        Ok(Box::new(Vec::<Option<DeviceGoSnapshot<SIZE>>>::from_iter((0..capacity).map(|_| None))))
     }
 
-    fn save(&mut self, _snapshots: &mut (dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Outcome<()> {
-        Err(Failure::Internal("a gpu Go environment makes no snapshots to save into".to_owned()))
+    fn save(&mut self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
+        let snapshots = snapshots
+            .downcast_mut::<Vec<Option<DeviceGoSnapshot<SIZE>>>>()
+            .expect("the snapshots' game and backend were checked");
+        let chosen: Vec<usize> = (0..slots.len()).filter(|&game| slots[game].is_some()).collect();
+        let saved = self.snapshots(&chosen).map_err(|error| device_error(DeviceGamesError::Gpu(error)))?;
+        for (game, snapshot) in chosen.into_iter().zip(saved) {
+            snapshots[slots[game].expect("a game given a slot")] = Some(snapshot);
+        }
+        Ok(())
     }
 
-    fn load(&mut self, _snapshots: &(dyn Any + Send + Sync), _slots: &[Option<usize>]) -> Outcome<()> {
-        Err(Failure::Internal("a gpu Go environment makes no snapshots to load from".to_owned()))
+    fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
+        let snapshots = snapshots
+            .downcast_ref::<Vec<Option<DeviceGoSnapshot<SIZE>>>>()
+            .expect("the snapshots' game and backend were checked");
+        let chosen = chosen_slots(snapshots, slots)?;
+        self.restore(&chosen).map_err(|error| match error {
+            DeviceGoError::Step(error) => game_error(error),
+            DeviceGoError::Gpu(error) => device_error(DeviceGamesError::Gpu(error)),
+        })
     }
 }
 
