@@ -351,6 +351,11 @@ fn gpu_snapshots_come_back_as_the_cpu_s_do() {
         cpu.restore(&cpu_picks).expect("a CPU restore");
         device.restore(&device_picks).expect("a device restore");
         assert_same_arrays(&device, &cpu, &format!("round {round}, restored"));
+        // Saved again, a restored game is its snapshot, repetition keys and all.
+        let restored: Vec<usize> = (0..batch).filter(|&game| picks[game].is_some()).collect();
+        for (game, again) in restored.iter().zip(device.snapshots(&restored).expect("snapshots")) {
+            assert!(again == saved_device[picks[*game].unwrap()], "round {round}: game {game} saved again differs");
+        }
     }
     assert!(saved_cpu.iter().any(|snapshot| snapshot.state().steps() > 100), "games saved deep");
     let error = device.restore(&[None]).unwrap_err();
