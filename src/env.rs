@@ -86,6 +86,83 @@ pub trait EnvGame {
     }
 }
 
+/// pgx's arrays of a batch of games (a leading batch axis, row-major) as a
+/// GPU backend lays them out after each step from what its kernels read
+/// back ([`crate::chess::gpu::env::DeviceEnv::arrays`],
+/// [`crate::go::gpu::env::DeviceGoEnv::arrays`]); [`Env`] has the same
+/// arrays under the same names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchArrays<Cell> {
+    pub(crate) current_player: Vec<i32>,
+    pub(crate) rewards: Vec<f32>,
+    pub(crate) terminated: Vec<bool>,
+    pub(crate) truncated: Vec<bool>,
+    pub(crate) legal_action_mask: Vec<bool>,
+    pub(crate) observation: Vec<Cell>,
+    pub(crate) step_count: Vec<i32>,
+    /// Actions a game.
+    actions: usize,
+}
+
+impl<Cell: Copy + Default> BatchArrays<Cell> {
+    /// The arrays of `batch_size` games of `actions` actions and observations of `observation_len` cells.
+    pub(crate) fn new(batch_size: usize, actions: usize, observation_len: usize) -> BatchArrays<Cell> {
+        BatchArrays {
+            current_player: vec![0; batch_size],
+            rewards: vec![0.0; batch_size * 2],
+            terminated: vec![false; batch_size],
+            truncated: vec![false; batch_size],
+            legal_action_mask: vec![false; batch_size * actions],
+            observation: vec![Cell::default(); batch_size * observation_len],
+            step_count: vec![0; batch_size],
+            actions,
+        }
+    }
+}
+
+impl<Cell> BatchArrays<Cell> {
+    /// The legal actions of game `game`, lowest first.
+    pub fn legal_actions(&self, game: usize) -> Vec<u32> {
+        let mask = &self.legal_action_mask[game * self.actions..(game + 1) * self.actions];
+        (0..self.actions as u32).filter(|&action| mask[action as usize]).collect()
+    }
+
+    /// The player (0 or 1) to move in each game.
+    pub fn current_player(&self) -> &[i32] {
+        &self.current_player
+    }
+
+    /// Each player's reward for the last step, two a game (player 0, then 1).
+    pub fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+
+    /// Whether each game is over.
+    pub fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+
+    /// Whether each game was cut short: never, as in pgx.
+    pub fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+
+    /// The legal actions of each game, `actions` a game; all true once a game is over.
+    pub fn legal_action_mask(&self) -> &[bool] {
+        &self.legal_action_mask
+    }
+
+    /// Each game's observation for the player to move.
+    pub fn observation(&self) -> &[Cell] {
+        &self.observation
+    }
+
+    /// Steps taken in each game since its start.
+    pub fn step_count(&self) -> &[i32] {
+        &self.step_count
+    }
+}
+
 /// Whether a game has ended, and how.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
@@ -138,13 +215,7 @@ pub struct Env<G: EnvGame> {
     seed: u64,
     resets: Vec<u32>,
     auto_reset: bool,
-    current_player: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    legal_action_mask: Vec<bool>,
-    observation: Vec<G::Cell>,
-    step_count: Vec<i32>,
+    arrays: BatchArrays<G::Cell>,
 }
 
 /// One game saved whole, to be put back later in any game of a batch of
@@ -193,13 +264,7 @@ impl<G: EnvGame> Env<G> {
             seed,
             resets: vec![0; batch_size],
             auto_reset: false,
-            current_player: vec![0; batch_size],
-            rewards: vec![0.0; batch_size * 2],
-            terminated: vec![false; batch_size],
-            truncated: vec![false; batch_size],
-            legal_action_mask: vec![false; batch_size * G::ACTIONS],
-            observation: vec![G::Cell::default(); batch_size * G::observation_len()],
-            step_count: vec![0; batch_size],
+            arrays: BatchArrays::new(batch_size, G::ACTIONS, G::observation_len()),
         };
         env.reset(seed);
         env
@@ -243,13 +308,13 @@ impl<G: EnvGame> Env<G> {
         let players = self.players[game];
         let rows = rows_of::<G>(
             game,
-            &mut self.current_player,
-            &mut self.rewards,
-            &mut self.terminated,
-            &mut self.truncated,
-            &mut self.legal_action_mask,
-            &mut self.observation,
-            &mut self.step_count,
+            &mut self.arrays.current_player,
+            &mut self.arrays.rewards,
+            &mut self.arrays.terminated,
+            &mut self.arrays.truncated,
+            &mut self.arrays.legal_action_mask,
+            &mut self.arrays.observation,
+            &mut self.arrays.step_count,
         );
         start_rows::<G>(&self.states[game], players, rows);
     }
@@ -275,13 +340,13 @@ impl<G: EnvGame> Env<G> {
             self.states.par_iter_mut(),
             self.players.par_iter(),
             checked.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(G::ACTIONS),
-            self.observation.par_chunks_mut(G::observation_len()),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(G::ACTIONS),
+            self.arrays.observation.par_chunks_mut(G::observation_len()),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .map(
@@ -304,12 +369,12 @@ impl<G: EnvGame> Env<G> {
             .collect();
         if auto_reset {
             for game in (0..expected).filter(|&game| ended[game]) {
-                let (terminated, truncated) = (self.terminated[game], self.truncated[game]);
-                let rewards = [self.rewards[2 * game], self.rewards[2 * game + 1]];
+                let (terminated, truncated) = (self.arrays.terminated[game], self.arrays.truncated[game]);
+                let rewards = [self.arrays.rewards[2 * game], self.arrays.rewards[2 * game + 1]];
                 self.reset_game(game);
-                self.terminated[game] = terminated;
-                self.truncated[game] = truncated;
-                self.rewards[2 * game..2 * game + 2].copy_from_slice(&rewards);
+                self.arrays.terminated[game] = terminated;
+                self.arrays.truncated[game] = truncated;
+                self.arrays.rewards[2 * game..2 * game + 2].copy_from_slice(&rewards);
             }
         }
         Ok(())
@@ -320,11 +385,11 @@ impl<G: EnvGame> Env<G> {
         Snapshot {
             state: self.states[game].clone(),
             players: self.players[game],
-            current_player: self.current_player[game],
-            rewards: [self.rewards[2 * game], self.rewards[2 * game + 1]],
-            terminated: self.terminated[game],
-            truncated: self.truncated[game],
-            step_count: self.step_count[game],
+            current_player: self.arrays.current_player[game],
+            rewards: [self.arrays.rewards[2 * game], self.arrays.rewards[2 * game + 1]],
+            terminated: self.arrays.terminated[game],
+            truncated: self.arrays.truncated[game],
+            step_count: self.arrays.step_count[game],
         }
     }
 
@@ -341,13 +406,13 @@ impl<G: EnvGame> Env<G> {
             self.states.par_iter_mut(),
             self.players.par_iter_mut(),
             snapshots.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(G::ACTIONS),
-            self.observation.par_chunks_mut(G::observation_len()),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(G::ACTIONS),
+            self.arrays.observation.par_chunks_mut(G::observation_len()),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .for_each(
@@ -386,46 +451,51 @@ impl<G: EnvGame> Env<G> {
 
     /// The legal actions of game `game`, lowest first.
     pub fn legal_actions(&self, game: usize) -> Vec<u32> {
-        let mask = &self.legal_action_mask[game * G::ACTIONS..(game + 1) * G::ACTIONS];
-        (0..G::ACTIONS as u32).filter(|&action| mask[action as usize]).collect()
+        self.arrays.legal_actions(game)
+    }
+
+    /// pgx's arrays of every game, as [`BatchArrays`] (what the GPU backends
+    /// offer too), for code written for any backend.
+    pub fn arrays(&self) -> &BatchArrays<G::Cell> {
+        &self.arrays
     }
 
     /// The player (0 or 1) to move in each game.
     pub fn current_player(&self) -> &[i32] {
-        &self.current_player
+        &self.arrays.current_player
     }
 
     /// Each player's reward for the last step, two a game (player 0, then 1).
     pub fn rewards(&self) -> &[f32] {
-        &self.rewards
+        &self.arrays.rewards
     }
 
     /// Whether each game is over.
     pub fn terminated(&self) -> &[bool] {
-        &self.terminated
+        &self.arrays.terminated
     }
 
     /// Whether each game was cut short; pgx's games end within a step
     /// limit by termination, so this stays false, as in pgx.
     pub fn truncated(&self) -> &[bool] {
-        &self.truncated
+        &self.arrays.truncated
     }
 
     /// The legal actions of each game, `ACTIONS` a game; all true once a
     /// game is over.
     pub fn legal_action_mask(&self) -> &[bool] {
-        &self.legal_action_mask
+        &self.arrays.legal_action_mask
     }
 
     /// Each game's observation for the player to move, `OBSERVATION_SHAPE`
     /// a game.
     pub fn observation(&self) -> &[G::Cell] {
-        &self.observation
+        &self.arrays.observation
     }
 
     /// Steps taken in each game since its start (pgx's `_step_count`).
     pub fn step_count(&self) -> &[i32] {
-        &self.step_count
+        &self.arrays.step_count
     }
 
     /// Which player plays each colour in game `game` (`[first, second]`).

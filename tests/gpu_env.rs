@@ -205,22 +205,24 @@ fn assert_same_arrays(device: &DeviceEnv, cpu: &Env<Chess>, context: &str) {
     for game in 0..batch {
         assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
     }
-    assert_eq!(device.current_player(), cpu.current_player(), "{context}: current_player");
-    assert_eq!(device.rewards(), cpu.rewards(), "{context}: rewards");
-    assert_eq!(device.terminated(), cpu.terminated(), "{context}: terminated");
-    assert_eq!(device.truncated(), cpu.truncated(), "{context}: truncated");
-    assert_eq!(device.step_count(), cpu.step_count(), "{context}: step_count");
+    assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
+    assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
+    assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
+    assert_eq!(device.arrays().truncated(), cpu.truncated(), "{context}: truncated");
+    assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
     let width = ACTIONS;
     for game in 0..batch {
         let fen = cpu.state(game).position().to_fen();
         assert!(
-            device.legal_action_mask()[game * width..(game + 1) * width]
+            device.arrays().legal_action_mask()[game * width..(game + 1) * width]
                 == cpu.legal_action_mask()[game * width..(game + 1) * width],
             "{context}: game {game}'s mask ({fen})"
         );
         let size = cpu.observation().len() / batch;
-        let (ours, theirs) =
-            (&device.observation()[game * size..(game + 1) * size], &cpu.observation()[game * size..(game + 1) * size]);
+        let (ours, theirs) = (
+            &device.arrays().observation()[game * size..(game + 1) * size],
+            &cpu.observation()[game * size..(game + 1) * size],
+        );
         if let Some(index) = (0..size).find(|&index| ours[index].to_bits() != theirs[index].to_bits()) {
             panic!(
                 "{context}: game {game}'s observation differs at square {} plane {}: {} against the CPU's {} ({fen})",
@@ -374,12 +376,12 @@ fn go_backend_equals_the_cpu<const SIZE: usize>(batch: usize, steps: usize) -> (
         for game in 0..batch {
             assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
         }
-        assert_eq!(device.current_player(), cpu.current_player(), "{context}: current_player");
-        assert_eq!(device.rewards(), cpu.rewards(), "{context}: rewards");
-        assert_eq!(device.terminated(), cpu.terminated(), "{context}: terminated");
-        assert_eq!(device.step_count(), cpu.step_count(), "{context}: step_count");
-        assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
-        assert!(device.observation() == cpu.observation(), "{context}: observation");
+        assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
+        assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
+        assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
+        assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
+        assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
+        assert!(device.arrays().observation() == cpu.observation(), "{context}: observation");
     };
     compare(&device, &cpu, "at the start");
     cpu.set_auto_reset(true);
@@ -452,11 +454,11 @@ fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
             cpu.step(&actions).expect("a CPU step");
             device.step(&actions).expect("a device step");
             let context = format!("round {round}, step {step}");
-            assert_eq!(device.current_player(), cpu.current_player(), "{context}");
-            assert_eq!(device.rewards(), cpu.rewards(), "{context}");
-            assert_eq!(device.terminated(), cpu.terminated(), "{context}");
-            assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}");
-            assert!(device.observation() == cpu.observation(), "{context}");
+            assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}");
+            assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}");
+            assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}");
+            assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}");
+            assert!(device.arrays().observation() == cpu.observation(), "{context}");
             if step % 19 == 4 {
                 let chosen: Vec<usize> = (0..batch).filter(|_| random.random_range(0..3) == 0).collect();
                 saved_cpu.extend(chosen.iter().map(|&game| cpu.snapshot(game)));
@@ -480,12 +482,12 @@ fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
         for game in 0..batch {
             assert_eq!(device.players(game), cpu.players(game), "{context}");
         }
-        assert_eq!(device.current_player(), cpu.current_player(), "{context}");
-        assert_eq!(device.rewards(), cpu.rewards(), "{context}");
-        assert_eq!(device.terminated(), cpu.terminated(), "{context}");
-        assert_eq!(device.step_count(), cpu.step_count(), "{context}");
-        assert!(device.legal_action_mask() == cpu.legal_action_mask(), "{context}");
-        assert!(device.observation() == cpu.observation(), "{context}");
+        assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}");
+        assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}");
+        assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}");
+        assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}");
+        assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}");
+        assert!(device.arrays().observation() == cpu.observation(), "{context}");
     }
     assert!(saved_over > 0, "no game was saved over");
 }

@@ -129,12 +129,12 @@ fn whole_environments(context: Option<&GpuContext>, batch: usize, steps: usize, 
             let (result, time) = seconds(|| device.step(&actions));
             result.or_gpu_exit("a GPU environment step");
             gpu_time += time;
-            let same = device.legal_action_mask() == cpu.legal_action_mask()
-                && device.terminated() == cpu.terminated()
-                && device.rewards() == cpu.rewards()
-                && device.current_player() == cpu.current_player()
-                && device.step_count() == cpu.step_count()
-                && device.observation() == cpu.observation();
+            let same = device.arrays().legal_action_mask() == cpu.legal_action_mask()
+                && device.arrays().terminated() == cpu.terminated()
+                && device.arrays().rewards() == cpu.rewards()
+                && device.arrays().current_player() == cpu.current_player()
+                && device.arrays().step_count() == cpu.step_count()
+                && device.arrays().observation() == cpu.observation();
             if !same {
                 eprintln!("env: the GPU environment's arrays differ from the CPU's after step {step}");
                 std::process::exit(1);

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use gpu_movegen::chess::Chess;
 use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, MAX_GAMES};
 use gpu_movegen::chess::variant::env::{AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv};
-use gpu_movegen::env::{Env as Games, EnvError, EnvGame, Snapshot};
+use gpu_movegen::env::{BatchArrays, Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
 use gpu_movegen::go::gpu::env::{DeviceGoEnv, DeviceGoError, DeviceGoSnapshot, MAX_GO_GAMES};
 use gpu_movegen::shogi::ShogiGame;
@@ -118,13 +118,7 @@ where
     }
 
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
-        copy_into(state.current_player.bind(py), self.current_player())?;
-        copy_into(state.observation.bind(py).cast::<PyArray4<G::Cell>>()?, self.observation())?;
-        copy_into(state.rewards.bind(py), self.rewards())?;
-        copy_into(state.terminated.bind(py), self.terminated())?;
-        copy_into(state.truncated.bind(py), self.truncated())?;
-        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
-        copy_into(state._step_count.bind(py), self.step_count())
+        publish_arrays(py, state, self.arrays())
     }
 
     fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
@@ -270,13 +264,7 @@ impl Batch for DeviceEnv {
     }
 
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
-        copy_into(state.current_player.bind(py), self.current_player())?;
-        copy_into(state.observation.bind(py).cast::<PyArray4<f32>>()?, self.observation())?;
-        copy_into(state.rewards.bind(py), self.rewards())?;
-        copy_into(state.terminated.bind(py), self.terminated())?;
-        copy_into(state.truncated.bind(py), self.truncated())?;
-        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
-        copy_into(state._step_count.bind(py), self.step_count())
+        publish_arrays(py, state, self.arrays())
     }
 
     fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
@@ -348,13 +336,7 @@ impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
     }
 
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
-        copy_into(state.current_player.bind(py), self.current_player())?;
-        copy_into(state.observation.bind(py).cast::<PyArray4<bool>>()?, self.observation())?;
-        copy_into(state.rewards.bind(py), self.rewards())?;
-        copy_into(state.terminated.bind(py), self.terminated())?;
-        copy_into(state.truncated.bind(py), self.truncated())?;
-        copy_into(state.legal_action_mask.bind(py), self.legal_action_mask())?;
-        copy_into(state._step_count.bind(py), self.step_count())
+        publish_arrays(py, state, self.arrays())
     }
 
     fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
@@ -467,6 +449,21 @@ impl Env {
         }
         Ok(checked)
     }
+}
+
+/// Copies a batch's arrays into the state's numpy arrays (with the GIL held).
+fn publish_arrays<Cell: numpy::Element + Copy>(
+    py: Python<'_>,
+    state: &State,
+    arrays: &BatchArrays<Cell>,
+) -> PyResult<()> {
+    copy_into(state.current_player.bind(py), arrays.current_player())?;
+    copy_into(state.observation.bind(py).cast::<PyArray4<Cell>>()?, arrays.observation())?;
+    copy_into(state.rewards.bind(py), arrays.rewards())?;
+    copy_into(state.terminated.bind(py), arrays.terminated())?;
+    copy_into(state.truncated.bind(py), arrays.truncated())?;
+    copy_into(state.legal_action_mask.bind(py), arrays.legal_action_mask())?;
+    copy_into(state._step_count.bind(py), arrays.step_count())
 }
 
 /// Writes `values` over the whole of `array`, which has as many elements.

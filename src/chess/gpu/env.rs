@@ -27,7 +27,7 @@ use crate::chess::board::Color;
 use crate::chess::env::{ACTIONS, ObservationView, write_observation};
 use crate::chess::position::Position;
 use crate::env::EnvError;
-use crate::env::{draw_players, is_over};
+use crate::env::{BatchArrays, draw_players, is_over};
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
 use crate::gpu::{Check, GpuContext, GpuError};
@@ -646,13 +646,7 @@ pub struct DeviceEnv {
     resets: Vec<u32>,
     auto_reset: bool,
     closed: Option<String>,
-    current_player: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    legal_action_mask: Vec<bool>,
-    observation: Vec<f32>,
-    step_count: Vec<i32>,
+    arrays: BatchArrays<f32>,
 }
 
 impl DeviceEnv {
@@ -691,13 +685,7 @@ impl DeviceEnv {
             resets: vec![1; batch_size],
             auto_reset: false,
             closed: None,
-            current_player: vec![0; batch_size],
-            rewards: vec![0.0; batch_size * 2],
-            terminated: vec![false; batch_size],
-            truncated: vec![false; batch_size],
-            legal_action_mask: vec![false; batch_size * ACTIONS],
-            observation: vec![0.0; batch_size * OBSERVATION_LEN],
-            step_count: vec![0; batch_size],
+            arrays: BatchArrays::new(batch_size, ACTIONS, OBSERVATION_LEN),
         };
         let records = env.games.read_records().await?;
         env.lay_out(&records, &[])?;
@@ -771,8 +759,8 @@ impl DeviceEnv {
         // A game over is not stepped; one auto-reset put in place of a game
         // that ended is (crate::env's rule).
         for (game, action) in checked.iter_mut().enumerate() {
-            let ended = self.terminated[game] || self.truncated[game];
-            if ended && (!self.auto_reset || is_over(ended, self.step_count[game])) {
+            let ended = self.arrays.terminated[game] || self.arrays.truncated[game];
+            if ended && (!self.auto_reset || is_over(ended, self.arrays.step_count[game])) {
                 *action = None;
             }
         }
@@ -806,13 +794,13 @@ impl DeviceEnv {
         }
         (
             self.players.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(ACTIONS),
-            self.observation.par_chunks_mut(OBSERVATION_LEN),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(ACTIONS),
+            self.arrays.observation.par_chunks_mut(OBSERVATION_LEN),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .enumerate()
@@ -884,45 +872,9 @@ impl DeviceEnv {
         Ok(())
     }
 
-    /// The legal actions of game `game`, lowest first.
-    pub fn legal_actions(&self, game: usize) -> Vec<u32> {
-        let mask = &self.legal_action_mask[game * ACTIONS..(game + 1) * ACTIONS];
-        (0..ACTIONS as u32).filter(|&action| mask[action as usize]).collect()
-    }
-
-    /// The player (0 or 1) to move in each game.
-    pub fn current_player(&self) -> &[i32] {
-        &self.current_player
-    }
-
-    /// Each player's reward for the last step, two a game (player 0, then 1).
-    pub fn rewards(&self) -> &[f32] {
-        &self.rewards
-    }
-
-    /// Whether each game is over.
-    pub fn terminated(&self) -> &[bool] {
-        &self.terminated
-    }
-
-    /// Whether each game was cut short: never, as in pgx.
-    pub fn truncated(&self) -> &[bool] {
-        &self.truncated
-    }
-
-    /// The legal actions of each game, 4,672 a game; all true once a game is over.
-    pub fn legal_action_mask(&self) -> &[bool] {
-        &self.legal_action_mask
-    }
-
-    /// Each game's observation for the player to move, 8×8×119 a game.
-    pub fn observation(&self) -> &[f32] {
-        &self.observation
-    }
-
-    /// Steps taken in each game since its start.
-    pub fn step_count(&self) -> &[i32] {
-        &self.step_count
+    /// pgx's arrays of every game, as the last step, reset or restore left them.
+    pub fn arrays(&self) -> &BatchArrays<f32> {
+        &self.arrays
     }
 
     /// Which player plays each colour in game `game` (`[first, second]`).
@@ -965,11 +917,11 @@ impl DeviceEnv {
             .map(|(&game, saved)| DeviceSnapshot {
                 saved,
                 players: self.players[game],
-                current_player: self.current_player[game],
-                rewards: [self.rewards[2 * game], self.rewards[2 * game + 1]],
-                terminated: self.terminated[game],
-                truncated: self.truncated[game],
-                step_count: self.step_count[game],
+                current_player: self.arrays.current_player[game],
+                rewards: [self.arrays.rewards[2 * game], self.arrays.rewards[2 * game + 1]],
+                terminated: self.arrays.terminated[game],
+                truncated: self.arrays.truncated[game],
+                step_count: self.arrays.step_count[game],
             })
             .collect())
     }
@@ -1006,13 +958,13 @@ impl DeviceEnv {
         (
             self.players.par_iter_mut(),
             snapshots.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(ACTIONS),
-            self.observation.par_chunks_mut(OBSERVATION_LEN),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(ACTIONS),
+            self.arrays.observation.par_chunks_mut(OBSERVATION_LEN),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .enumerate()
@@ -1162,14 +1114,19 @@ const CHECK_STEPS: usize = 40;
 /// The first array in which the GPU backend differs from the CPU's, if any.
 fn difference(device: &DeviceEnv, cpu: &crate::env::Env<super::Chess>) -> Option<String> {
     let arrays: [(&str, bool); 6] = [
-        ("current_player", device.current_player() == cpu.current_player()),
-        ("rewards", device.rewards() == cpu.rewards()),
-        ("terminated", device.terminated() == cpu.terminated()),
-        ("step_count", device.step_count() == cpu.step_count()),
-        ("legal_action_mask", device.legal_action_mask() == cpu.legal_action_mask()),
+        ("current_player", device.arrays().current_player() == cpu.current_player()),
+        ("rewards", device.arrays().rewards() == cpu.rewards()),
+        ("terminated", device.arrays().terminated() == cpu.terminated()),
+        ("step_count", device.arrays().step_count() == cpu.step_count()),
+        ("legal_action_mask", device.arrays().legal_action_mask() == cpu.legal_action_mask()),
         (
             "observation",
-            device.observation().iter().zip(cpu.observation()).all(|(ours, theirs)| ours.to_bits() == theirs.to_bits()),
+            device
+                .arrays()
+                .observation()
+                .iter()
+                .zip(cpu.observation())
+                .all(|(ours, theirs)| ours.to_bits() == theirs.to_bits()),
         ),
     ];
     arrays.iter().find(|(_, same)| !same).map(|(name, _)| format!("`{name}` differs from the CPU environment's"))

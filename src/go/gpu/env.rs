@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::layout::PackedGoPosition;
 use super::shaders;
-use crate::env::{EnvError, EnvGame, draw_players, is_over};
+use crate::env::{BatchArrays, EnvError, EnvGame, draw_players, is_over};
 use crate::go::env::GoEnv;
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
@@ -93,13 +93,7 @@ pub struct DeviceGoEnv<const SIZE: usize> {
     resets: Vec<u32>,
     auto_reset: bool,
     closed: Option<String>,
-    current_player: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    legal_action_mask: Vec<bool>,
-    observation: Vec<bool>,
-    step_count: Vec<i32>,
+    arrays: BatchArrays<bool>,
 }
 
 impl<const SIZE: usize> DeviceGoEnv<SIZE> {
@@ -214,13 +208,7 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
                     resets: vec![0; batch_size],
                     auto_reset: false,
                     closed: None,
-                    current_player: vec![0; batch_size],
-                    rewards: vec![0.0; batch_size * 2],
-                    terminated: vec![false; batch_size],
-                    truncated: vec![false; batch_size],
-                    legal_action_mask: vec![false; batch_size * GoEnv::<SIZE>::ACTIONS],
-                    observation: vec![false; batch_size * GoEnv::<SIZE>::observation_len()],
-                    step_count: vec![0; batch_size],
+                    arrays: BatchArrays::new(batch_size, GoEnv::<SIZE>::ACTIONS, GoEnv::<SIZE>::observation_len()),
                 }
             })
             .await?;
@@ -285,8 +273,8 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
             }
             // A game over is not stepped; one auto-reset put in place of a
             // game that ended is (crate::env's rule).
-            let ended = self.terminated[game] || self.truncated[game];
-            let stepped = !ended || (self.auto_reset && !is_over(ended, self.step_count[game]));
+            let ended = self.arrays.terminated[game] || self.arrays.truncated[game];
+            let stepped = !ended || (self.auto_reset && !is_over(ended, self.arrays.step_count[game]));
             words.push(if stepped { action as u32 } else { u32::MAX });
         }
         self.check_open()?;
@@ -410,13 +398,13 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
         let width = GoEnv::<SIZE>::observation_len();
         (
             self.players.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(actions),
-            self.observation.par_chunks_mut(width),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(actions),
+            self.arrays.observation.par_chunks_mut(width),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .enumerate()
@@ -483,46 +471,9 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
         Ok(())
     }
 
-    /// The legal actions of game `game`, lowest first.
-    pub fn legal_actions(&self, game: usize) -> Vec<u32> {
-        let actions = GoEnv::<SIZE>::ACTIONS;
-        let mask = &self.legal_action_mask[game * actions..(game + 1) * actions];
-        (0..actions as u32).filter(|&action| mask[action as usize]).collect()
-    }
-
-    /// The player (0 or 1) to move in each game.
-    pub fn current_player(&self) -> &[i32] {
-        &self.current_player
-    }
-
-    /// Each player's reward for the last step, two a game (player 0, then 1).
-    pub fn rewards(&self) -> &[f32] {
-        &self.rewards
-    }
-
-    /// Whether each game is over.
-    pub fn terminated(&self) -> &[bool] {
-        &self.terminated
-    }
-
-    /// Whether each game was cut short: never, as in pgx.
-    pub fn truncated(&self) -> &[bool] {
-        &self.truncated
-    }
-
-    /// The legal actions of each game, size² + 1 a game; all true once a game is over.
-    pub fn legal_action_mask(&self) -> &[bool] {
-        &self.legal_action_mask
-    }
-
-    /// Each game's observation for the player to move, size × size × 17 a game.
-    pub fn observation(&self) -> &[bool] {
-        &self.observation
-    }
-
-    /// Steps taken in each game since its start.
-    pub fn step_count(&self) -> &[i32] {
-        &self.step_count
+    /// pgx's arrays of every game, as the last step, reset or restore left them.
+    pub fn arrays(&self) -> &BatchArrays<bool> {
+        &self.arrays
     }
 
     /// Which player plays each colour in game `game` (`[black, white]`).
@@ -574,11 +525,11 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
                     history: history.to_vec(),
                     recent: recent.to_vec(),
                     players: self.players[game],
-                    current_player: self.current_player[game],
-                    rewards: [self.rewards[2 * game], self.rewards[2 * game + 1]],
-                    terminated: self.terminated[game],
-                    truncated: self.truncated[game],
-                    step_count: self.step_count[game],
+                    current_player: self.arrays.current_player[game],
+                    rewards: [self.arrays.rewards[2 * game], self.arrays.rewards[2 * game + 1]],
+                    terminated: self.arrays.terminated[game],
+                    truncated: self.arrays.truncated[game],
+                    step_count: self.arrays.step_count[game],
                 }
             })
             .collect())
@@ -627,13 +578,13 @@ impl<const SIZE: usize> DeviceGoEnv<SIZE> {
         (
             self.players.par_iter_mut(),
             snapshots.par_iter(),
-            self.current_player.par_iter_mut(),
-            self.rewards.par_chunks_mut(2),
-            self.terminated.par_iter_mut(),
-            self.truncated.par_iter_mut(),
-            self.legal_action_mask.par_chunks_mut(actions),
-            self.observation.par_chunks_mut(width),
-            self.step_count.par_iter_mut(),
+            self.arrays.current_player.par_iter_mut(),
+            self.arrays.rewards.par_chunks_mut(2),
+            self.arrays.terminated.par_iter_mut(),
+            self.arrays.truncated.par_iter_mut(),
+            self.arrays.legal_action_mask.par_chunks_mut(actions),
+            self.arrays.observation.par_chunks_mut(width),
+            self.arrays.step_count.par_iter_mut(),
         )
             .into_par_iter()
             .enumerate()
@@ -753,12 +704,12 @@ pub fn go_environment_check<const SIZE: usize>() -> Check {
         let mut random = crate::random::ShaderRandom::new(seed as u32, 1);
         let actions_count = GoEnv::<SIZE>::ACTIONS as u32;
         for step in 0..48 {
-            let same = device.current_player() == cpu.current_player()
-                && device.rewards() == cpu.rewards()
-                && device.terminated() == cpu.terminated()
-                && device.step_count() == cpu.step_count()
-                && device.legal_action_mask() == cpu.legal_action_mask()
-                && device.observation() == cpu.observation();
+            let same = device.arrays().current_player() == cpu.current_player()
+                && device.arrays().rewards() == cpu.rewards()
+                && device.arrays().terminated() == cpu.terminated()
+                && device.arrays().step_count() == cpu.step_count()
+                && device.arrays().legal_action_mask() == cpu.legal_action_mask()
+                && device.arrays().observation() == cpu.observation();
             if !same {
                 return Err(format!("after step {step}: an array differs from the CPU environment's"));
             }
