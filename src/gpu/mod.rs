@@ -13,6 +13,7 @@ pub mod cache;
 pub mod composer;
 pub mod context;
 pub mod device_memory;
+pub mod env;
 pub mod error;
 pub mod faults;
 pub mod perft;

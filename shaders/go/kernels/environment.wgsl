@@ -25,7 +25,7 @@
 
 #import go_board
 
-// Rust twin: GoEnvironmentParameters in src/go/gpu/env.rs.
+// Rust twin: EnvironmentParameters in src/gpu/env.rs.
 struct GoEnvironmentParameters {
     // Games in the batch.
     count: u32,
@@ -34,7 +34,8 @@ struct GoEnvironmentParameters {
     padding: vec2<u32>,
 }
 
-// Rust twin: GoGameState in src/go/gpu/env.rs.
+// Rust twin: DeviceGameState in src/gpu/env.rs (its `details` are
+// `passes` and `superko` here).
 struct GoGameState {
     // Actions played, passes included (an action that is not legal is not).
     steps: u32,
@@ -49,7 +50,7 @@ struct GoGameState {
     padding: vec2<u32>,
 }
 
-// What a step did to a game. Rust twins: RESULT_* in src/go/gpu/env.rs.
+// What a step did to a game. Rust twins: RESULT_* in src/gpu/env.rs.
 const RESULT_NOT_STEPPED: u32 = 0u;
 const RESULT_PLAYED: u32 = 1u;
 const RESULT_ILLEGAL: u32 = 2u;
@@ -68,7 +69,7 @@ const HISTORY_WORDS: u32 = 3u * (MAX_STEPS + 1u);
 const RECENT_BOARDS: u32 = 8u;
 const BOARD_WORDS: u32 = 2u * GO_WORDS;
 // A replay of a game's moves met a move its kernels call illegal, which no
-// correct step leaves behind. Rust twin: FAULT_REPLAY in src/go/gpu/env.rs.
+// correct step leaves behind. Rust twin: FAULT_REPLAY in src/gpu/env.rs.
 const FAULT_REPLAY: u32 = 8u;
 
 @group(0) @binding(1) var<storage, read_write> games: array<PackedGoPosition>;
