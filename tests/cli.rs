@@ -203,12 +203,12 @@ fn info_names_the_chosen_adapter_and_its_limits_and_runs_the_self_test_once() {
         assert!(text.contains(needle), "{needle} missing from:\n{text}");
     }
     let checks: Vec<&str> = text.lines().filter(|line| line.ends_with(" s)") || line.ends_with("(cached)")).collect();
-    assert_eq!(checks.len(), 8, "{text}");
+    assert_eq!(checks.len(), 9, "{text}");
     assert!(checks.iter().all(|line| line.contains(": passed (") && !line.contains("cached")), "{text}");
     // A second process reads every verdict back.
     let again = stdout(&run_with(&["info"], &environment));
     let cached = again.lines().filter(|line| line.ends_with(": passed (cached)")).count();
-    assert_eq!(cached, 8, "{again}");
+    assert_eq!(cached, 9, "{again}");
     std::fs::remove_dir_all(cache).unwrap();
 }
 

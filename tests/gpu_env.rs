@@ -1,5 +1,6 @@
 //! Chess games stepped on the device (`chess::gpu::env::DeviceGames`, and
-//! the environment's GPU backend `DeviceEnv` on it) against the CPU, step by
+//! the environment's GPU backend `DeviceEnv` on it), and Go's and Shogi's
+//! GPU backends (`gpu::env::DeviceGameEnv`), against the CPU, step by
 //! step: seeded random games, every position, legal-action mask and pgx
 //! array compared after every step, illegal actions mixed in, auto-reset,
 //! resets, games left out of a step, and the errors of a bad batch.
@@ -14,8 +15,14 @@ use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGames, DeviceGamesError, MAX
 use gpu_movegen::chess::gpu::layout::PackedPosition;
 use gpu_movegen::chess::gpu::{ACTION_MASK_WORDS, MoveGenerator};
 use gpu_movegen::env::{Env, EnvError};
+use gpu_movegen::game::Game;
 use gpu_movegen::go::env::GoEnv;
 use gpu_movegen::go::gpu::env::DeviceGoEnv;
+use gpu_movegen::gpu::env::{DeviceGame, DeviceGameEnv};
+use gpu_movegen::shogi::ShogiGame;
+use gpu_movegen::shogi::env::{self as shogi_env, Repetition};
+use gpu_movegen::shogi::gpu::env::DeviceShogiEnv;
+use gpu_movegen::shogi::movegen::{Move as ShogiMove, in_check};
 use rand::{Rng, SeedableRng};
 
 /// The actions whose bits are set in one game's mask words.
@@ -428,32 +435,29 @@ fn go_on_the_device_equals_the_cpu_environment_array_for_array() {
     assert!(ended > 0, "19x19 games ended: {ended}");
 }
 
-/// Go snapshots on the GPU against the CPU's: games saved at chosen steps
+/// Snapshots on the GPU against the CPU's: games saved at chosen steps
 /// (some over) and put back in other games, with and without auto-reset,
-/// every array equal after each restore and each step after it.
-#[test]
-fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
-    let context = context();
-    let batch = 24;
-    let mut cpu = Env::<GoEnv<9>>::new(batch, 8);
-    let mut device = DeviceGoEnv::<9>::new(&context, batch, 8).expect("device Go games");
-    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x5b_2026);
+/// every array equal after each restore and each step after it; each game
+/// restored, saved again, is its snapshot (the history kept on the device
+/// included, which the arrays alone do not show). `choose` gives each
+/// step's actions.
+fn snapshots_come_back_as_the_cpu_s_do<G: DeviceGame>(
+    mut cpu: Env<G::Env>,
+    mut device: DeviceGameEnv<G>,
+    random: &mut rand_chacha::ChaCha8Rng,
+    mut choose: impl FnMut(&Env<G::Env>, &mut rand_chacha::ChaCha8Rng) -> Vec<u32>,
+) {
+    let batch = cpu.batch_size();
     let (mut saved_cpu, mut saved_device, mut saved_over) = (Vec::new(), Vec::new(), 0);
-    let pass = 81u32;
     for round in 0..6 {
         let auto_reset = round % 2 == 1;
         cpu.set_auto_reset(auto_reset);
         device.set_auto_reset(auto_reset);
         for step in 0..60 {
-            let actions: Vec<u32> = (0..batch)
-                .map(|game| {
-                    let legal = cpu.legal_actions(game);
-                    if random.random_range(0..12) == 0 { pass } else { legal[random.random_range(0..legal.len())] }
-                })
-                .collect();
+            let actions = choose(&cpu, random);
             cpu.step(&actions).expect("a CPU step");
             device.step(&actions).expect("a device step");
-            let context = format!("round {round}, step {step}");
+            let context = format!("{} round {round}, step {step}", G::NAME);
             assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}");
             assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}");
             assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}");
@@ -473,8 +477,8 @@ fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
         let device_picks: Vec<_> = picks.iter().map(|pick| pick.map(|index| &saved_device[index])).collect();
         cpu.restore(&cpu_picks).expect("a CPU restore");
         device.restore(&device_picks).expect("a device restore");
-        let context = format!("round {round}, restored");
-        // Saved again, a restored game is its snapshot, superko history and all.
+        let context = format!("{} round {round}, restored", G::NAME);
+        // Saved again, a restored game is its snapshot, history and all.
         let restored: Vec<usize> = (0..batch).filter(|&game| picks[game].is_some()).collect();
         for (game, again) in restored.iter().zip(device.snapshots(&restored).expect("snapshots")) {
             assert!(again == saved_device[picks[*game].unwrap()], "{context}: game {game} saved again differs");
@@ -489,5 +493,142 @@ fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
         assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}");
         assert!(device.arrays().observation() == cpu.observation(), "{context}");
     }
-    assert!(saved_over > 0, "no game was saved over");
+    assert!(saved_over > 0, "no {} game was saved over", G::NAME);
+}
+
+#[test]
+fn gpu_go_snapshots_come_back_as_the_cpu_s_do() {
+    let context = context();
+    let batch = 24;
+    let cpu = Env::<GoEnv<9>>::new(batch, 8);
+    let device = DeviceGoEnv::<9>::new(&context, batch, 8).expect("device Go games");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x5b_2026);
+    let pass = 81u32;
+    snapshots_come_back_as_the_cpu_s_do(cpu, device, &mut random, |cpu, random| {
+        (0..batch)
+            .map(|game| {
+                let legal = cpu.legal_actions(game);
+                if random.random_range(0..12) == 0 { pass } else { legal[random.random_range(0..legal.len())] }
+            })
+            .collect()
+    });
+}
+
+#[test]
+fn gpu_shogi_snapshots_come_back_as_the_cpu_s_do() {
+    let context = context();
+    let batch = 24;
+    let cpu = Env::<ShogiGame>::new(batch, 9);
+    let device = DeviceShogiEnv::new(&context, batch, 9).expect("device Shogi games");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x5c_2026);
+    let mut last = vec![[None; 2]; batch];
+    snapshots_come_back_as_the_cpu_s_do(cpu, device, &mut random, |cpu, random| {
+        // A game restored or replaced starts its take-backs afresh.
+        for (game, moves) in last.iter_mut().enumerate() {
+            if cpu.step_count()[game] < 2 {
+                *moves = [None; 2];
+            }
+        }
+        shogi_actions(cpu, &mut last, random)
+    });
+}
+
+/// An action for each Shogi game, chosen so that positions repeat and
+/// some games end by sennichite and by perpetual check: a move that takes
+/// back the mover's own last move and gives check is played, else some
+/// move that checks half the time, else the take-back most of the time,
+/// else a random legal action; now and then an action outside the mask.
+/// `last` holds each game's last move by each colour.
+fn shogi_actions(
+    cpu: &Env<ShogiGame>,
+    last: &mut [[Option<ShogiMove>; 2]],
+    random: &mut rand_chacha::ChaCha8Rng,
+) -> Vec<u32> {
+    (0..cpu.batch_size())
+        .map(|game| {
+            let state = cpu.state(game);
+            let position = state.position();
+            let us = position.side_to_move();
+            let checks = |mv: ShogiMove| in_check(&<ShogiGame as Game>::play(position, mv), !us);
+            let take_back = last[game][us.index()].and_then(|mv| {
+                let (from, (_, piece)) = (mv.from?, position.piece_on(mv.to)?);
+                let back = ShogiMove { from: Some(mv.to), to: from, piece, promote: false };
+                let action = shogi_env::action_of(back, us);
+                (state.move_of(action) == Some(back)).then_some((action as u32, checks(back)))
+            });
+            let legal = cpu.legal_actions(game);
+            let roll = random.random_range(0..100);
+            let checking = || -> Vec<u32> {
+                legal.iter().copied().filter(|&action| state.move_of(action as usize).is_some_and(checks)).collect()
+            };
+            let action = match (roll, take_back) {
+                (0, _) => random.random_range(0..shogi_env::ACTIONS as u32),
+                (_, Some((action, true))) => action,
+                (1..50, _) => {
+                    let checking = checking();
+                    if checking.is_empty() {
+                        legal[random.random_range(0..legal.len())]
+                    } else {
+                        checking[random.random_range(0..checking.len())]
+                    }
+                }
+                (50..90, Some((action, _))) => action,
+                _ => legal[random.random_range(0..legal.len())],
+            };
+            last[game][us.index()] = state.move_of(action as usize);
+            action
+        })
+        .collect()
+}
+
+/// Shogi on the device against the CPU environment, every array at every
+/// step, in rounds with auto-reset off (where the games' ends are counted
+/// by kind: checkmate, sennichite, perpetual check) and on.
+#[test]
+fn shogi_on_the_device_equals_the_cpu_environment_array_for_array() {
+    let context = context();
+    let batch = 64;
+    let mut cpu = Env::<ShogiGame>::new(batch, 21);
+    let mut device = DeviceShogiEnv::new(&context, batch, 21).expect("device Shogi games");
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(0x54_2026);
+    let (mut repetitions, mut perpetual_checks, mut ended) = (0, 0, 0);
+    for round in 0..6u64 {
+        let auto_reset = round % 3 == 2;
+        cpu.reset(round);
+        device.reset(round).expect("a device reset");
+        cpu.set_auto_reset(auto_reset);
+        device.set_auto_reset(auto_reset);
+        let mut last = vec![[None; 2]; batch];
+        for step in 0..150 {
+            let actions = shogi_actions(&cpu, &mut last, &mut random);
+            cpu.step(&actions).expect("a CPU step");
+            device.step(&actions).expect("a device step");
+            let context = format!("round {round}, step {step}");
+            for (game, moves) in last.iter_mut().enumerate() {
+                assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
+                if cpu.step_count()[game] == 0 {
+                    *moves = [None; 2];
+                }
+            }
+            assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
+            assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
+            assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
+            assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
+            assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
+            assert!(device.arrays().observation() == cpu.observation(), "{context}: observation");
+        }
+        if !auto_reset {
+            for game in (0..batch).filter(|&game| cpu.terminated()[game]) {
+                ended += 1;
+                match cpu.state(game).repetition() {
+                    Some(Repetition::Draw) => repetitions += 1,
+                    Some(Repetition::PerpetualCheck(_)) => perpetual_checks += 1,
+                    None => {}
+                }
+            }
+        }
+    }
+    eprintln!("{ended} games ended: {repetitions} by sennichite, {perpetual_checks} by perpetual check");
+    assert!(repetitions > 0, "no game ended by sennichite among {ended}");
+    assert!(perpetual_checks > 0, "no game ended by perpetual check among {ended}");
 }

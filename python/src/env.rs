@@ -5,8 +5,9 @@
 //! every step (copy one to keep it); numpy's `__dlpack__` hands them to
 //! PyTorch without a copy. A step runs with the GIL released. `snapshots`,
 //! `save` and `load` keep games in numbered slots and put them back, as a
-//! tree search keeps its nodes. `backend="gpu"` keeps chess and Go games
-//! on the GPU (`chess::gpu::env::DeviceEnv`, `go::gpu::env::DeviceGoEnv`); a
+//! tree search keeps its nodes. `backend="gpu"` keeps chess, Shogi and Go
+//! games on the GPU (`chess::gpu::env::DeviceEnv`, and
+//! `gpu::env::DeviceGameEnv` for Shogi and Go); a
 //! GPU failure raises `GpuError` and closes the environment, with no array
 //! changed.
 
@@ -18,8 +19,10 @@ use gpu_movegen::chess::gpu::env::{DeviceEnv, DeviceGamesError, DeviceSnapshot, 
 use gpu_movegen::chess::variant::env::{AtomicEnv, HordeEnv, KingOfTheHillEnv, RacingKingsEnv, ThreeCheckEnv};
 use gpu_movegen::env::{BatchArrays, Env as Games, EnvError, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
-use gpu_movegen::go::gpu::env::{DeviceGoEnv, DeviceGoError, DeviceGoSnapshot, MAX_GO_GAMES};
+use gpu_movegen::go::gpu::env::{GoDevice, MAX_GO_GAMES};
+use gpu_movegen::gpu::env::{DeviceGame, DeviceGameEnv, DeviceSnapshot as DeviceGameSnapshot, DeviceStepError};
 use gpu_movegen::shogi::ShogiGame;
+use gpu_movegen::shogi::gpu::env::{MAX_SHOGI_GAMES, ShogiDevice};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -37,7 +40,7 @@ const MAX_BATCH: usize = 1 << 16;
 const MAX_SNAPSHOTS: usize = 1 << 22;
 
 /// The environments the gpu backend steps.
-const GPU_IDS: &[&str] = &["chess", "go_9x9", "go_19x19"];
+const GPU_IDS: &[&str] = &["chess", "shogi", "go_9x9", "go_19x19"];
 
 /// The environments `make` knows, by pgx's id.
 const IDS: &[&str] =
@@ -290,26 +293,26 @@ impl Batch for DeviceEnv {
     }
 }
 
-/// Go games kept on the GPU.
-impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
+/// Go and Shogi games kept on the GPU.
+impl<G: DeviceGame> Batch for DeviceGameEnv<G> {
     fn id(&self) -> &'static str {
-        <GoEnv<SIZE> as EnvGame>::ID
+        <G::Env as EnvGame>::ID
     }
 
     fn batch_size(&self) -> usize {
-        DeviceGoEnv::batch_size(self)
+        DeviceGameEnv::batch_size(self)
     }
 
     fn num_actions(&self) -> usize {
-        <GoEnv<SIZE> as EnvGame>::ACTIONS
+        <G::Env as EnvGame>::ACTIONS
     }
 
     fn observation_shape(&self) -> [usize; 3] {
-        <GoEnv<SIZE> as EnvGame>::OBSERVATION_SHAPE
+        <G::Env as EnvGame>::OBSERVATION_SHAPE
     }
 
     fn players(&self, game: usize) -> [u8; 2] {
-        DeviceGoEnv::players(self, game)
+        DeviceGameEnv::players(self, game)
     }
 
     fn backend(&self) -> &'static str {
@@ -317,22 +320,19 @@ impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
     }
 
     fn reset(&mut self, seed: u64) -> Outcome<()> {
-        DeviceGoEnv::reset(self, seed).map_err(|error| device_error(DeviceGamesError::Gpu(error)))
+        DeviceGameEnv::reset(self, seed).map_err(|error| device_error(DeviceGamesError::Gpu(error)))
     }
 
     fn set_auto_reset(&mut self, on: bool) {
-        DeviceGoEnv::set_auto_reset(self, on)
+        DeviceGameEnv::set_auto_reset(self, on)
     }
 
     fn step(&mut self, actions: &[i64]) -> Outcome<()> {
-        DeviceGoEnv::step(self, actions).map_err(|error| match error {
-            DeviceGoError::Step(error) => game_error(error),
-            DeviceGoError::Gpu(error) => device_error(DeviceGamesError::Gpu(error)),
-        })
+        DeviceGameEnv::step(self, actions).map_err(step_error)
     }
 
     fn new_state(&self, py: Python<'_>) -> PyResult<State> {
-        new_state::<GoEnv<SIZE>>(py, DeviceGoEnv::batch_size(self))
+        new_state::<G::Env>(py, DeviceGameEnv::batch_size(self))
     }
 
     fn publish(&self, py: Python<'_>, state: &State) -> PyResult<()> {
@@ -340,12 +340,12 @@ impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
     }
 
     fn new_snapshots(&self, capacity: usize) -> Outcome<Box<dyn Any + Send + Sync>> {
-        Ok(Box::new(Vec::<Option<DeviceGoSnapshot<SIZE>>>::from_iter((0..capacity).map(|_| None))))
+        Ok(Box::new(Vec::<Option<DeviceGameSnapshot<G>>>::from_iter((0..capacity).map(|_| None))))
     }
 
     fn save(&mut self, snapshots: &mut (dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
         let snapshots = snapshots
-            .downcast_mut::<Vec<Option<DeviceGoSnapshot<SIZE>>>>()
+            .downcast_mut::<Vec<Option<DeviceGameSnapshot<G>>>>()
             .expect("the snapshots' game and backend were checked");
         let chosen: Vec<usize> = (0..slots.len()).filter(|&game| slots[game].is_some()).collect();
         let saved = self.snapshots(&chosen).map_err(|error| device_error(DeviceGamesError::Gpu(error)))?;
@@ -357,13 +357,18 @@ impl<const SIZE: usize> Batch for DeviceGoEnv<SIZE> {
 
     fn load(&mut self, snapshots: &(dyn Any + Send + Sync), slots: &[Option<usize>]) -> Outcome<()> {
         let snapshots = snapshots
-            .downcast_ref::<Vec<Option<DeviceGoSnapshot<SIZE>>>>()
+            .downcast_ref::<Vec<Option<DeviceGameSnapshot<G>>>>()
             .expect("the snapshots' game and backend were checked");
         let chosen = chosen_slots(snapshots, slots)?;
-        self.restore(&chosen).map_err(|error| match error {
-            DeviceGoError::Step(error) => game_error(error),
-            DeviceGoError::Gpu(error) => device_error(DeviceGamesError::Gpu(error)),
-        })
+        self.restore(&chosen).map_err(step_error)
+    }
+}
+
+/// A refused step or restore of a game kept on the GPU, or its GPU failure.
+fn step_error(error: DeviceStepError) -> Failure {
+    match error {
+        DeviceStepError::Step(error) => game_error(error),
+        DeviceStepError::Gpu(error) => device_error(DeviceGamesError::Gpu(error)),
     }
 }
 
@@ -645,14 +650,14 @@ fn open_on_gpu(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn 
     })
 }
 
-/// `batch_size` Go games of `SIZE` at the empty board on the shared GPU context.
-fn open_go_on_gpu<const SIZE: usize>(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn Batch>> {
+/// `batch_size` Go or Shogi games at their start on the shared GPU context.
+fn open_device_games<G: DeviceGame>(py: Python<'_>, batch_size: usize, seed: u64) -> Outcome<Box<dyn Batch>> {
     py.detach(|| {
         let context = backend::context().map_err(|error| {
             backend::forget_context();
             Failure::from(error)
         })?;
-        let games = DeviceGoEnv::<SIZE>::new(&context, batch_size, seed)
+        let games = DeviceGameEnv::<G>::new(&context, batch_size, seed)
             .map_err(|error| device_error(DeviceGamesError::Gpu(error)))?;
         Ok(Box::new(games) as Box<dyn Batch>)
     })
@@ -661,7 +666,7 @@ fn open_go_on_gpu<const SIZE: usize>(py: Python<'_>, batch_size: usize, seed: u6
 /// A batch of `batch_size` games of `env_id` (pgx's ids: "chess", "shogi",
 /// "go_9x9", "go_19x19"; and five chess variants by their UCI names:
 /// "atomic", "kingofthehill", "3check", "horde", "racingkings"), at their start, the players' colours drawn from `seed`.
-/// `backend` is where the games run: "cpu"; "gpu", for chess and Go, keeps
+/// `backend` is where the games run: "cpu"; "gpu", for chess, Shogi and Go, keeps
 /// them on the GPU (a `GpuError` when none opens or its self-test fails);
 /// "auto" is the CPU, the faster of the two wherever it has been measured
 /// (BENCHMARKS.md). `auto_reset` replaces a game that ends by a new one
@@ -690,7 +695,11 @@ pub fn make(
             GPU_IDS.join(", ")
         )));
     }
-    let gpu_most = if env_id == "chess" { MAX_GAMES } else { MAX_GO_GAMES };
+    let gpu_most = match env_id {
+        "chess" => MAX_GAMES,
+        "shogi" => MAX_SHOGI_GAMES,
+        _ => MAX_GO_GAMES,
+    };
     if on_gpu && batch_size > gpu_most {
         return Err(PyValueError::new_err(format!(
             "batch_size: the gpu backend holds 1 to {gpu_most} {env_id} games, not {batch_size}"
@@ -699,9 +708,10 @@ pub fn make(
     let mut games = match env_id {
         "chess" if on_gpu => open_on_gpu(py, batch_size, seed)?,
         "chess" => open::<Chess>(py, batch_size, seed),
+        "shogi" if on_gpu => open_device_games::<ShogiDevice>(py, batch_size, seed)?,
         "shogi" => open::<ShogiGame>(py, batch_size, seed),
-        "go_9x9" if on_gpu => open_go_on_gpu::<9>(py, batch_size, seed)?,
-        "go_19x19" if on_gpu => open_go_on_gpu::<19>(py, batch_size, seed)?,
+        "go_9x9" if on_gpu => open_device_games::<GoDevice<9>>(py, batch_size, seed)?,
+        "go_19x19" if on_gpu => open_device_games::<GoDevice<19>>(py, batch_size, seed)?,
         "go_9x9" => open::<GoEnv<9>>(py, batch_size, seed),
         "go_19x19" => open::<GoEnv<19>>(py, batch_size, seed),
         "atomic" => open::<AtomicEnv>(py, batch_size, seed),

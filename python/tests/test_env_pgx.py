@@ -195,6 +195,14 @@ def test_shogi_equals_pgx_at_every_step_but_for_sennichite():
         print(f"shogi game {game}, step {ply}: {kind}")
 
 
+def test_shogi_on_the_gpu_equals_pgx_at_every_step_but_for_sennichite():
+    games = GPU_GAMES // 4
+    steps, repeated = play_side_by_side("shogi", games, games, seed=20261208, backend="gpu")
+    assert steps > games * 200
+    for game, ply, kind in repeated:
+        print(f"shogi game {game} on the gpu, step {ply}: {kind}")
+
+
 def test_shogi_sennichite_is_checked_on_pgx_s_boards():
     # Both kings step aside and back three times (pgx's actions: 5i4h, 5a4b,
     # 4h5i, 4b5a in each side's frame), then random play: the start arises a

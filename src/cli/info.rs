@@ -97,6 +97,7 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
         gpu_movegen::go::gpu::self_test::perft_check(gpu_movegen::go::gpu::BoardSize(9)),
         gpu_movegen::go::gpu::self_test::playout_check(9),
         gpu_movegen::go::gpu::env::go_environment_check::<9>(),
+        gpu_movegen::shogi::gpu::env::shogi_environment_check(),
     ];
     let verdicts = super::common::announce_if_slow(
         false,

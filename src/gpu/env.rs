@@ -1,6 +1,6 @@
 //! The core of the environments' GPU backend for games whose kernels keep
 //! every game on the device and report each game's step as one record:
-//! [`DeviceGames`], generic over a [`DeviceGame`] (Go's
+//! [`DeviceGameEnv`], generic over a [`DeviceGame`] (Go's
 //! [`crate::go::gpu::env::GoDevice`], Shogi's
 //! [`crate::shogi::gpu::env::ShogiDevice`]). Chess keeps its own host
 //! ([`crate::chess::gpu::env::DeviceEnv`]): its kernels report moves by
@@ -20,8 +20,10 @@
 //!   game may add a table buffer at binding 0 ([`DeviceGame::tables`]).
 //! - **Entry points:** [`DeviceGame::STEP_KERNELS`] play the actions and
 //!   judge the ends, [`DeviceGame::SET_UP_KERNELS`] write the legal
-//!   actions of games set up by a restore, `reset_ended` replaces each game
-//!   that ended (auto-reset), `reset_games` puts every game at its start.
+//!   actions of games set up by a restore, `reset_ended` (in
+//!   [`DeviceGame::AUTO_RESET_KERNELS`]) replaces each game that ended,
+//!   `reset_games` (in [`DeviceGame::RESET_KERNELS`]) puts every game at
+//!   its start.
 //!
 //! A step uploads one action a game, runs its kernels in one submission
 //! and reads back, in one round trip, each game's result, state, legal
@@ -48,7 +50,7 @@ const RESULT_RESET: u32 = 5;
 /// met one the kernels call illegal.
 const FAULT_REPLAY: u32 = 8;
 
-/// A game whose environment kernels [`DeviceGames`] drives (see the module
+/// A game whose environment kernels [`DeviceGameEnv`] drives (see the module
 /// documentation for their shape).
 pub trait DeviceGame: Sized + Send + Sync + 'static {
     /// The CPU environment these games equal, array for array.
@@ -67,8 +69,14 @@ pub trait DeviceGame: Sized + Send + Sync + 'static {
     /// Words of a game's record read back at every step (its recent boards,
     /// say); 0 for none.
     const RECENT_WORDS: usize;
-    /// The kernels a step runs, in order, before `reset_ended`.
+    /// The kernels a step runs, in order.
     const STEP_KERNELS: &'static [&'static str];
+    /// The kernels a step runs after them with auto-reset on: `reset_ended`
+    /// and any that finish a new game.
+    const AUTO_RESET_KERNELS: &'static [&'static str];
+    /// The kernels that put every game at its start: `reset_games` and any
+    /// that finish a new game.
+    const RESET_KERNELS: &'static [&'static str];
     /// The kernels that write the legal actions of games set up by a restore.
     const SET_UP_KERNELS: &'static [&'static str];
 
@@ -130,7 +138,7 @@ pub struct Record<G: DeviceGame> {
 
 /// Games of `G` on the device, with [`crate::env::Env`]'s arrays for
 /// `G::Env` (see the module documentation).
-pub struct DeviceGames<G: DeviceGame> {
+pub struct DeviceGameEnv<G: DeviceGame> {
     context: GpuContext,
     kernels: Kernels,
     count: u32,
@@ -153,17 +161,17 @@ pub struct DeviceGames<G: DeviceGame> {
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: DeviceGame> DeviceGames<G> {
+impl<G: DeviceGame> DeviceGameEnv<G> {
     /// `batch_size` games (1 to `G::MAX_GAMES`) at their start on
     /// `context`'s device, the players' colours drawn from `seed` as
     /// [`crate::env::Env::new`] draws them.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn new(context: &GpuContext, batch_size: usize, seed: u64) -> Result<DeviceGames<G>, GpuError> {
-        crate::gpu::block_on(DeviceGames::new_async(context, batch_size, seed))
+    pub fn new(context: &GpuContext, batch_size: usize, seed: u64) -> Result<DeviceGameEnv<G>, GpuError> {
+        crate::gpu::block_on(DeviceGameEnv::new_async(context, batch_size, seed))
     }
 
-    /// [`DeviceGames::new`], awaited.
-    pub async fn new_async(context: &GpuContext, batch_size: usize, seed: u64) -> Result<DeviceGames<G>, GpuError> {
+    /// [`DeviceGameEnv::new`], awaited.
+    pub async fn new_async(context: &GpuContext, batch_size: usize, seed: u64) -> Result<DeviceGameEnv<G>, GpuError> {
         if batch_size == 0 || batch_size > G::MAX_GAMES {
             return Err(GpuError::Limits(format!(
                 "{} games on the device number 1 to {}, not {batch_size}",
@@ -241,7 +249,7 @@ impl<G: DeviceGame> DeviceGames<G> {
                 }
                 let bind_group = bind_group(device, &label, &kernels.layout, &entries);
                 let staging = Staging::new(device, (4 + u64::from(count) * record_bytes).min(16 << 20));
-                DeviceGames {
+                DeviceGameEnv {
                     context: context.clone(),
                     kernels,
                     count,
@@ -289,10 +297,10 @@ impl<G: DeviceGame> DeviceGames<G> {
         crate::gpu::block_on(self.reset_async(seed))
     }
 
-    /// [`DeviceGames::reset`], awaited.
+    /// [`DeviceGameEnv::reset`], awaited.
     pub async fn reset_async(&mut self, seed: u64) -> Result<(), GpuError> {
         self.check_open()?;
-        let records = match self.run(&["reset_games"]).await {
+        let records = match self.run(G::RESET_KERNELS).await {
             Ok(records) => records,
             Err(error) => return Err(self.close(error)),
         };
@@ -312,7 +320,7 @@ impl<G: DeviceGame> DeviceGames<G> {
         crate::gpu::block_on(self.step_async(actions))
     }
 
-    /// [`DeviceGames::step`], awaited.
+    /// [`DeviceGameEnv::step`], awaited.
     pub async fn step_async<A: Copy + Into<i64>>(&mut self, actions: &[A]) -> Result<(), DeviceStepError> {
         let expected = self.batch_size();
         if actions.len() != expected {
@@ -334,7 +342,7 @@ impl<G: DeviceGame> DeviceGames<G> {
         self.context.queue.write_buffer(&self.actions, 0, bytemuck::cast_slice(&words));
         let mut entry_points = G::STEP_KERNELS.to_vec();
         if self.auto_reset {
-            entry_points.push("reset_ended");
+            entry_points.extend(G::AUTO_RESET_KERNELS);
         }
         let records = match self.run(&entry_points).await {
             Ok(records) => records,
@@ -533,7 +541,7 @@ impl<G: DeviceGame> DeviceGames<G> {
     }
 
     /// The chosen games as they stand, each to be put back by
-    /// [`DeviceGames::restore`] in any game of a batch of this size: one
+    /// [`DeviceGameEnv::restore`] in any game of a batch of this size: one
     /// round trip for all, the history whole. A game outside the batch
     /// panics, as an index out of bounds does.
     #[cfg(not(target_arch = "wasm32"))]
@@ -541,7 +549,7 @@ impl<G: DeviceGame> DeviceGames<G> {
         crate::gpu::block_on(self.snapshots_async(chosen))
     }
 
-    /// [`DeviceGames::snapshots`], awaited.
+    /// [`DeviceGameEnv::snapshots`], awaited.
     pub async fn snapshots_async(&mut self, chosen: &[usize]) -> Result<Vec<DeviceSnapshot<G>>, GpuError> {
         if let Some(&game) = chosen.iter().find(|&&game| game >= self.batch_size()) {
             panic!("game {game} is outside the batch of {}", self.batch_size());
@@ -596,7 +604,7 @@ impl<G: DeviceGame> DeviceGames<G> {
         crate::gpu::block_on(self.restore_async(snapshots))
     }
 
-    /// [`DeviceGames::restore`], awaited.
+    /// [`DeviceGameEnv::restore`], awaited.
     pub async fn restore_async(&mut self, snapshots: &[Option<&DeviceSnapshot<G>>]) -> Result<(), DeviceStepError> {
         let expected = self.batch_size();
         if snapshots.len() != expected {
@@ -670,7 +678,7 @@ impl<G: DeviceGame> DeviceGames<G> {
     }
 }
 
-/// One game of a [`DeviceGames`] saved whole ([`DeviceGames::snapshots`]):
+/// One game of a [`DeviceGameEnv`] saved whole ([`DeviceGameEnv::snapshots`]):
 /// the device's record of it and its arrays' rows.
 pub struct DeviceSnapshot<G: DeviceGame> {
     position: G::Position,
@@ -728,7 +736,7 @@ impl<G: DeviceGame> PartialEq for DeviceSnapshot<G> {
     }
 }
 
-/// What [`DeviceGames::step`] and [`DeviceGames::restore`] refuse, or a GPU failure.
+/// What [`DeviceGameEnv::step`] and [`DeviceGameEnv::restore`] refuse, or a GPU failure.
 #[derive(Debug, thiserror::Error)]
 pub enum DeviceStepError {
     /// A call refused before any game changed, as [`crate::env::Env::step`] refuses it.

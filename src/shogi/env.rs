@@ -310,50 +310,55 @@ impl EnvGame for ShogiGame {
     }
 
     fn observe(state: &ShogiState, observation: &mut [bool]) {
-        observation.fill(false);
-        let position = &state.position;
-        let us = position.side_to_move();
-        let occupied = position.occupied();
-        let mut set = |square: u8, plane: usize| observation[cell_of(square, us) * PLANES + plane] = true;
-        for (side, color) in [(0, us), (1, !us)] {
-            let first = side * 31;
-            let mut attackers = [0u8; 81];
-            for piece in Piece::ALL {
-                let kind = pgx_kind(piece);
-                for square in position.pieces_of(color, piece) {
-                    set(square, first + kind);
-                    for target in attacks(piece, color, square, occupied) {
-                        set(target, first + 14 + kind);
-                        attackers[usize::from(target)] += 1;
-                    }
-                }
-            }
-            for (square, &count) in attackers.iter().enumerate() {
-                for at_least in 1..=count.min(3) {
-                    set(square as u8, first + 27 + usize::from(at_least));
-                }
-            }
-        }
-        let mut fill = |plane: usize| {
-            for cell in 0..81 {
-                observation[cell * PLANES + plane] = true;
-            }
-        };
-        let mut plane = 62;
-        for color in [us, !us] {
-            for (piece, planes) in HAND_PLANES {
-                let held = position.in_hand(color, piece);
-                for at_least in 1..=planes {
-                    if held >= at_least {
-                        fill(plane);
-                    }
-                    plane += 1;
+        observe_position(&state.position, observation);
+    }
+}
+
+/// pgx's observation of `position` (9×9×[`PLANES`], see the module
+/// documentation): what the environment shows, from the position alone.
+pub fn observe_position(position: &Position, observation: &mut [bool]) {
+    observation.fill(false);
+    let us = position.side_to_move();
+    let occupied = position.occupied();
+    let mut set = |square: u8, plane: usize| observation[cell_of(square, us) * PLANES + plane] = true;
+    for (side, color) in [(0, us), (1, !us)] {
+        let first = side * 31;
+        let mut attackers = [0u8; 81];
+        for piece in Piece::ALL {
+            let kind = pgx_kind(piece);
+            for square in position.pieces_of(color, piece) {
+                set(square, first + kind);
+                for target in attacks(piece, color, square, occupied) {
+                    set(target, first + 14 + kind);
+                    attackers[usize::from(target)] += 1;
                 }
             }
         }
-        if in_check(position, us) {
-            fill(118);
+        for (square, &count) in attackers.iter().enumerate() {
+            for at_least in 1..=count.min(3) {
+                set(square as u8, first + 27 + usize::from(at_least));
+            }
         }
+    }
+    let mut fill = |plane: usize| {
+        for cell in 0..81 {
+            observation[cell * PLANES + plane] = true;
+        }
+    };
+    let mut plane = 62;
+    for color in [us, !us] {
+        for (piece, planes) in HAND_PLANES {
+            let held = position.in_hand(color, piece);
+            for at_least in 1..=planes {
+                if held >= at_least {
+                    fill(plane);
+                }
+                plane += 1;
+            }
+        }
+    }
+    if in_check(position, us) {
+        fill(118);
     }
 }
 

@@ -113,8 +113,8 @@ def make(
     """A batch of `batch_size` games of `env_id` (pgx's ids, and five chess
     variants by their UCI names) at their start, the players' colours drawn
     from `seed`. `backend` is where the games run: "cpu" (every core);
-    "gpu", for chess and Go, keeps the games on the GPU (GpuError when none
-    opens or its self-test fails; ValueError for the others, which step on
-    the CPU only); "auto" is the CPU, the faster of the two
+    "gpu", for chess, Shogi and Go, keeps the games on the GPU (GpuError
+    when none opens or its self-test fails; ValueError for the variants,
+    which step on the CPU only); "auto" is the CPU, the faster of the two
     wherever it has been measured. `auto_reset` replaces a game that ends
     by a new one at once, as pgx's wrapper does."""

@@ -2,7 +2,7 @@
 //! backend ([`crate::env::Env`] with [`GoEnv`] steps them on the CPU),
 //! equal to the CPU's array for array at every step (tests/gpu_env.rs, and
 //! the self-test on a driver's first use). [`GoDevice`] is Go's part of
-//! the device environments' core ([`crate::gpu::env::DeviceGames`]).
+//! the device environments' core ([`crate::gpu::env::DeviceGameEnv`]).
 //!
 //! Each game's position, legal points, passes, end and rewards live in GPU
 //! buffers, with what positional superko compares: a 64-bit hash of every
@@ -16,7 +16,7 @@ use super::layout::PackedGoPosition;
 use super::shaders;
 use crate::env::EnvGame;
 use crate::go::env::GoEnv;
-use crate::gpu::env::{DeviceGame, DeviceGames, DeviceSnapshot, DeviceStepError, Record};
+use crate::gpu::env::{DeviceGame, DeviceGameEnv, DeviceSnapshot, DeviceStepError, Record};
 use crate::gpu::{Check, GpuContext, GpuError};
 
 /// Boards an observation shows (`RECENT_BOARDS` in environment.wgsl).
@@ -31,7 +31,7 @@ pub struct GoDevice<const SIZE: usize>;
 
 /// Go games of `SIZE` on the device, with [`crate::env::Env`]'s arrays for
 /// [`GoEnv<SIZE>`] (see the module documentation).
-pub type DeviceGoEnv<const SIZE: usize> = DeviceGames<GoDevice<SIZE>>;
+pub type DeviceGoEnv<const SIZE: usize> = DeviceGameEnv<GoDevice<SIZE>>;
 /// One Go game of a [`DeviceGoEnv`] saved whole.
 pub type DeviceGoSnapshot<const SIZE: usize> = DeviceSnapshot<GoDevice<SIZE>>;
 /// What [`DeviceGoEnv`]'s step and restore refuse, or a GPU failure.
@@ -55,6 +55,8 @@ impl<const SIZE: usize> DeviceGame for GoDevice<SIZE> {
     const HISTORY_WORDS: usize = 3 * (Self::MAX_STEPS + 1);
     const RECENT_WORDS: usize = RECENT_BOARDS * 2 * Self::WORDS;
     const STEP_KERNELS: &'static [&'static str] = &["play_actions", "remember_boards", "write_legal"];
+    const AUTO_RESET_KERNELS: &'static [&'static str] = &["reset_ended"];
+    const RESET_KERNELS: &'static [&'static str] = &["reset_games"];
     const SET_UP_KERNELS: &'static [&'static str] = &["write_legal"];
 
     fn shader() -> Result<String, GpuError> {

@@ -3,7 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::shogi::board::{Color, Piece};
+use crate::shogi::board::{Bitboard, Color, Piece};
 use crate::shogi::position::Position;
 
 /// `PackedShogiPosition` in shaders/shogi/position.wgsl: planes 0..3 hold
@@ -111,6 +111,38 @@ impl PackedShogiPosition {
             state: position.side_to_move() as u32,
             move_number: position.move_number,
         }
+    }
+}
+
+impl PackedShogiPosition {
+    /// The position this record of the default layout holds: `pack`'s
+    /// inverse, for records the kernels wrote.
+    pub fn unpack(&self) -> Position {
+        let planes = self.planes.map(|words| BoardWords::Full.bitboard(words));
+        let mut position = Position::default();
+        let occupied = planes[0] | planes[1] | planes[2] | planes[3];
+        for piece in Piece::ALL {
+            let code = piece.index() as u32 + 1;
+            let mut squares = occupied;
+            for (bit, plane) in planes.iter().take(4).enumerate() {
+                squares &= if code >> bit & 1 == 1 { *plane } else { !*plane };
+            }
+            position.pieces[piece.index()] = Bitboard(squares);
+        }
+        position.colors = [Bitboard(occupied & !planes[4]), Bitboard(occupied & planes[4])];
+        for (color, hand) in self.hands.iter().enumerate() {
+            for (slot, shift) in HAND_SHIFTS.iter().enumerate() {
+                let width = match slot {
+                    0 => 5,
+                    5 | 6 => 2,
+                    _ => 3,
+                };
+                position.hands[color][slot] = (hand >> shift & ((1 << width) - 1)) as u8;
+            }
+        }
+        position.side_to_move = Color::ALL[(self.state & 1) as usize];
+        position.move_number = self.move_number;
+        position
     }
 }
 

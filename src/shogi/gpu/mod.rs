@@ -2,6 +2,7 @@
 //! the Shogi shaders and their tables (`shaders`), batched move generation
 //! (`movegen`), and Shogi as a game of the generic perft engine (`perft`).
 
+pub mod env;
 pub mod layout;
 pub mod movegen;
 pub mod perft;

@@ -93,6 +93,14 @@ impl ListedGame for ShogiGame {
                 shader,
             ));
         }
+        // The environment's GPU backend runs the default layout only.
+        let shader = reflect(shaders::compose_with("shogi_environment", &[])?)?;
+        modules.push(catalog::batch_module(
+            "shogi",
+            "shogi_environment",
+            board_words_name(BoardWords::default()).to_owned(),
+            shader,
+        ));
         Ok(modules)
     }
 
