@@ -19,15 +19,23 @@
 //!
 //! prints, for each game, the games finished, the moves played, the
 //! environment steps the searches took, and steps, moves and finished games
-//! a second.
+//! a second. `--backend gpu` keeps the games on the GPU (the environments'
+//! GPU backends: `chess::gpu::env::DeviceEnv`, `gpu::env::DeviceGameEnv`
+//! for Shogi and Go), each simulation's new nodes saved in one round trip;
+//! the search is the CPU's, step for step.
 
 use std::time::Instant;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 use gpu_movegen::chess::Chess;
-use gpu_movegen::env::{Env, EnvGame, Snapshot};
+use gpu_movegen::chess::gpu::env::DeviceEnv;
+use gpu_movegen::env::{BatchArrays, Env, EnvGame, Snapshot};
 use gpu_movegen::go::env::GoEnv;
+use gpu_movegen::go::gpu::env::GoDevice;
+use gpu_movegen::gpu::GpuContext;
+use gpu_movegen::gpu::env::{DeviceGame, DeviceGameEnv, DeviceSnapshot};
 use gpu_movegen::shogi::ShogiGame;
+use gpu_movegen::shogi::gpu::env::ShogiDevice;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +43,15 @@ use rand_chacha::ChaCha8Rng;
 /// The most nodes a search keeps, all games together: each holds a saved
 /// game, which copies the game's history.
 const MAX_NODES: u64 = 1 << 18;
+
+/// Where the games are kept.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    /// The CPU environment, on every core.
+    Cpu,
+    /// The GPU backend: the games in GPU memory.
+    Gpu,
+}
 
 /// The games, by pgx's ids.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,11 +88,86 @@ struct Arguments {
     /// Seed of the players' colours and of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Where the games are kept.
+    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    backend: Backend,
+}
+
+/// What the search asks of a batch of games, wherever they are kept.
+trait Games {
+    /// One game saved.
+    type Saved;
+    /// The observation's cell.
+    type Cell;
+    fn arrays(&self) -> &BatchArrays<Self::Cell>;
+    /// One action a game; a game over stays as it is.
+    fn step(&mut self, actions: &[u32]);
+    /// Each saved game given in place of its game.
+    fn restore(&mut self, saved: &[Option<&Self::Saved>]);
+    /// The chosen games saved, in one round trip on a device.
+    fn save(&mut self, chosen: &[usize]) -> Vec<Self::Saved>;
+}
+
+impl<G: EnvGame> Games for Env<G> {
+    type Saved = Snapshot<G>;
+    type Cell = G::Cell;
+    fn arrays(&self) -> &BatchArrays<G::Cell> {
+        Env::arrays(self)
+    }
+    fn step(&mut self, actions: &[u32]) {
+        Env::step(self, actions).expect("legal actions, one a game");
+    }
+    fn restore(&mut self, saved: &[Option<&Snapshot<G>>]) {
+        Env::restore(self, saved).expect("one saved game a game");
+    }
+    fn save(&mut self, chosen: &[usize]) -> Vec<Snapshot<G>> {
+        chosen.iter().map(|&game| self.snapshot(game)).collect()
+    }
+}
+
+/// Stops the example on a GPU failure, with the tool's exit code for one (3).
+fn gpu_failed(error: impl std::fmt::Display) -> ! {
+    eprintln!("mcts_selfplay: the GPU failed: {error}");
+    std::process::exit(3);
+}
+
+impl Games for DeviceEnv {
+    type Saved = gpu_movegen::chess::gpu::env::DeviceSnapshot;
+    type Cell = f32;
+    fn arrays(&self) -> &BatchArrays<f32> {
+        DeviceEnv::arrays(self)
+    }
+    fn step(&mut self, actions: &[u32]) {
+        DeviceEnv::step(self, actions).unwrap_or_else(|error| gpu_failed(error));
+    }
+    fn restore(&mut self, saved: &[Option<&Self::Saved>]) {
+        DeviceEnv::restore(self, saved).unwrap_or_else(|error| gpu_failed(error));
+    }
+    fn save(&mut self, chosen: &[usize]) -> Vec<Self::Saved> {
+        self.snapshots(chosen).unwrap_or_else(|error| gpu_failed(error))
+    }
+}
+
+impl<G: DeviceGame> Games for DeviceGameEnv<G> {
+    type Saved = DeviceSnapshot<G>;
+    type Cell = bool;
+    fn arrays(&self) -> &BatchArrays<bool> {
+        DeviceGameEnv::arrays(self)
+    }
+    fn step(&mut self, actions: &[u32]) {
+        DeviceGameEnv::step(self, actions).unwrap_or_else(|error| gpu_failed(error));
+    }
+    fn restore(&mut self, saved: &[Option<&DeviceSnapshot<G>>]) {
+        DeviceGameEnv::restore(self, saved).unwrap_or_else(|error| gpu_failed(error));
+    }
+    fn save(&mut self, chosen: &[usize]) -> Vec<DeviceSnapshot<G>> {
+        self.snapshots(chosen).unwrap_or_else(|error| gpu_failed(error))
+    }
 }
 
 /// A node of one game's tree: the game saved there and its statistics.
-struct Node<G: EnvGame> {
-    snapshot: Snapshot<G>,
+struct Node<Saved> {
+    snapshot: Saved,
     /// Each player's reward for the step into this node.
     reward: [f32; 2],
     terminal: bool,
@@ -100,15 +192,15 @@ enum Leaf {
     Terminal { node: usize },
 }
 
-/// Game `game` of `env` as a new node.
-fn node_of<G: EnvGame>(env: &Env<G>, game: usize) -> Node<G> {
-    let terminal = env.terminated()[game];
-    let legal = if terminal { Vec::new() } else { env.legal_actions(game) };
+/// Game `game` of `arrays`, saved as `snapshot`, as a new node.
+fn node_of<Cell, Saved>(arrays: &BatchArrays<Cell>, game: usize, snapshot: Saved) -> Node<Saved> {
+    let terminal = arrays.terminated()[game];
+    let legal = if terminal { Vec::new() } else { arrays.legal_actions(game) };
     Node {
-        snapshot: env.snapshot(game),
-        reward: [env.rewards()[2 * game], env.rewards()[2 * game + 1]],
+        snapshot,
+        reward: [arrays.rewards()[2 * game], arrays.rewards()[2 * game + 1]],
         terminal,
-        mover: env.current_player()[game] as usize,
+        mover: arrays.current_player()[game] as usize,
         untried: legal.clone(),
         legal,
         children: Vec::new(),
@@ -119,17 +211,18 @@ fn node_of<G: EnvGame>(env: &Env<G>, game: usize) -> Node<G> {
 
 /// PUCT's exploration term at `node` for a child visited `visits` times
 /// (a uniform prior over its legal actions).
-fn reach<G: EnvGame>(node: &Node<G>, visits: u32, exploration: f32) -> f32 {
+fn reach<Saved>(node: &Node<Saved>, visits: u32, exploration: f32) -> f32 {
     let prior = 1.0 / node.legal.len() as f32;
     exploration * prior * (node.visits.max(1) as f32).sqrt() / (1.0 + visits as f32)
 }
 
 /// The child of `node` with the best PUCT score for the player to move
 /// there, and that score; none before the first child.
-fn best_child<G: EnvGame>(tree: &[Node<G>], node: usize, exploration: f32) -> Option<(usize, f32)> {
+fn best_child<Saved>(tree: &[Node<Saved>], node: usize, exploration: f32) -> Option<(usize, f32)> {
     let parent = &tree[node];
-    let score =
-        |child: &Node<G>| child.value[parent.mover] / child.visits as f32 + reach(parent, child.visits, exploration);
+    let score = |child: &Node<Saved>| {
+        child.value[parent.mover] / child.visits as f32 + reach(parent, child.visits, exploration)
+    };
     parent.children.iter().map(|&(_, child)| (child, score(&tree[child]))).fold(None, |best, (child, value)| match best
     {
         Some((_, best_value)) if best_value >= value => best,
@@ -140,20 +233,20 @@ fn best_child<G: EnvGame>(tree: &[Node<G>], node: usize, exploration: f32) -> Op
 /// Steps every game of `env` that is not over by a random legal action,
 /// `steps` times, and adds each player's rewards to `values`; returns the
 /// game steps taken.
-fn rollouts<G: EnvGame>(env: &mut Env<G>, steps: u32, values: &mut [[f32; 2]], random: &mut ChaCha8Rng) -> u64 {
+fn rollouts<B: Games>(env: &mut B, steps: u32, values: &mut [[f32; 2]], random: &mut ChaCha8Rng) -> u64 {
     let mut taken = 0;
     for _ in 0..steps {
-        let running: Vec<bool> = env.terminated().iter().map(|over| !over).collect();
+        let running: Vec<bool> = env.arrays().terminated().iter().map(|over| !over).collect();
         if !running.contains(&true) {
             break;
         }
-        let actions: Vec<u32> = (0..env.batch_size())
-            .map(|game| if running[game] { *env.legal_actions(game).choose(random).unwrap() } else { 0 })
+        let actions: Vec<u32> = (0..running.len())
+            .map(|game| if running[game] { *env.arrays().legal_actions(game).choose(random).unwrap() } else { 0 })
             .collect();
-        env.step(&actions).expect("legal actions, one a game");
+        env.step(&actions);
         for (game, value) in values.iter_mut().enumerate().filter(|&(game, _)| running[game]) {
-            value[0] += env.rewards()[2 * game];
-            value[1] += env.rewards()[2 * game + 1];
+            value[0] += env.arrays().rewards()[2 * game];
+            value[1] += env.arrays().rewards()[2 * game + 1];
             taken += 1;
         }
     }
@@ -169,20 +262,22 @@ struct Played {
     seconds: f64,
 }
 
-/// Plays `arguments.batch` games of `G` by tree search, `arguments.moves`
-/// moves at most each.
-fn play<G: EnvGame>(arguments: &Arguments) -> Played {
+/// Plays the games of `env` (at their start) by tree search,
+/// `arguments.moves` moves at most each.
+fn play<B: Games>(mut env: B, arguments: &Arguments) -> Played {
     let started = Instant::now();
     let batch = arguments.batch as usize;
-    let mut env = Env::<G>::new(batch, arguments.seed);
     let mut random = ChaCha8Rng::seed_from_u64(arguments.seed);
-    let mut roots: Vec<Node<G>> = (0..batch).map(|game| node_of(&env, game)).collect();
+    let every: Vec<usize> = (0..batch).collect();
+    let saved = env.save(&every);
+    let mut roots: Vec<Node<B::Saved>> =
+        saved.into_iter().enumerate().map(|(game, snapshot)| node_of(env.arrays(), game, snapshot)).collect();
     let (mut moves, mut search_steps) = (0, 0);
     for _ in 0..arguments.moves {
         if roots.iter().all(|root| root.terminal) {
             break;
         }
-        let mut trees: Vec<Vec<Node<G>>> = roots.into_iter().map(|root| vec![root]).collect();
+        let mut trees: Vec<Vec<Node<B::Saved>>> = roots.into_iter().map(|root| vec![root]).collect();
         for _ in 0..arguments.simulations {
             // Down each tree to the leaf this simulation grows.
             let mut paths = Vec::with_capacity(batch);
@@ -211,14 +306,14 @@ fn play<G: EnvGame>(arguments: &Arguments) -> Played {
             }
             // Every game at its leaf, and one step for all: a game over
             // stays as it is, whatever its action.
-            let saved: Vec<Option<&Snapshot<G>>> = leaves
+            let saved: Vec<Option<&B::Saved>> = leaves
                 .iter()
                 .zip(&trees)
                 .map(|(leaf, tree)| match *leaf {
                     Leaf::Expand { node, .. } | Leaf::Terminal { node } => Some(&tree[node].snapshot),
                 })
                 .collect();
-            env.restore(&saved).expect("one saved game a game");
+            env.restore(&saved);
             let actions: Vec<u32> = leaves
                 .iter()
                 .map(|leaf| match *leaf {
@@ -226,13 +321,17 @@ fn play<G: EnvGame>(arguments: &Arguments) -> Played {
                     Leaf::Terminal { .. } => 0,
                 })
                 .collect();
-            env.step(&actions).expect("legal actions, one a game");
+            env.step(&actions);
+            // The new nodes, saved in one go.
+            let expanded: Vec<usize> = (0..batch).filter(|&game| matches!(leaves[game], Leaf::Expand { .. })).collect();
+            let mut snapshots = env.save(&expanded).into_iter();
             let mut values = vec![[0.0f32; 2]; batch];
             for (game, leaf) in leaves.iter().enumerate() {
                 match *leaf {
                     Leaf::Expand { node, action } => {
                         search_steps += 1;
-                        let child = node_of(&env, game);
+                        let snapshot = snapshots.next().expect("one saved game an expanded game");
+                        let child = node_of(env.arrays(), game, snapshot);
                         values[game] = child.reward;
                         let tree = &mut trees[game];
                         tree.push(child);
@@ -278,6 +377,11 @@ fn play<G: EnvGame>(arguments: &Arguments) -> Played {
     }
 }
 
+/// `batch` games of `G` kept on the GPU.
+fn on_device<G: DeviceGame>(context: &GpuContext, batch: usize, seed: u64) -> DeviceGameEnv<G> {
+    DeviceGameEnv::new(context, batch, seed).unwrap_or_else(|error| gpu_failed(error))
+}
+
 fn main() {
     let arguments = Arguments::parse();
     let nodes = u64::from(arguments.batch) * (u64::from(arguments.simulations) + 1);
@@ -293,12 +397,28 @@ fn main() {
         "env", "games", "finished", "moves", "search steps", "steps/s", "moves/s", "games/s"
     );
     let games = arguments.env.map_or(vec![Game::Chess, Game::Shogi, Game::Go9x9, Game::Go19x19], |game| vec![game]);
+    let context = (arguments.backend == Backend::Gpu).then(|| {
+        GpuContext::new().unwrap_or_else(|error| gpu_failed(format!("no GPU to keep the games on ({error})")))
+    });
+    let (batch, seed) = (arguments.batch as usize, arguments.seed);
     for game in games {
-        let (id, played) = match game {
-            Game::Chess => (Chess::ID, play::<Chess>(&arguments)),
-            Game::Shogi => (ShogiGame::ID, play::<ShogiGame>(&arguments)),
-            Game::Go9x9 => (GoEnv::<9>::ID, play::<GoEnv<9>>(&arguments)),
-            Game::Go19x19 => (GoEnv::<19>::ID, play::<GoEnv<19>>(&arguments)),
+        let id = match game {
+            Game::Chess => Chess::ID,
+            Game::Shogi => ShogiGame::ID,
+            Game::Go9x9 => GoEnv::<9>::ID,
+            Game::Go19x19 => GoEnv::<19>::ID,
+        };
+        let played = match (&context, game) {
+            (None, Game::Chess) => play(Env::<Chess>::new(batch, seed), &arguments),
+            (None, Game::Shogi) => play(Env::<ShogiGame>::new(batch, seed), &arguments),
+            (None, Game::Go9x9) => play(Env::<GoEnv<9>>::new(batch, seed), &arguments),
+            (None, Game::Go19x19) => play(Env::<GoEnv<19>>::new(batch, seed), &arguments),
+            (Some(context), Game::Chess) => {
+                play(DeviceEnv::new(context, batch, seed).unwrap_or_else(|error| gpu_failed(error)), &arguments)
+            }
+            (Some(context), Game::Shogi) => play(on_device::<ShogiDevice>(context, batch, seed), &arguments),
+            (Some(context), Game::Go9x9) => play(on_device::<GoDevice<9>>(context, batch, seed), &arguments),
+            (Some(context), Game::Go19x19) => play(on_device::<GoDevice<19>>(context, batch, seed), &arguments),
         };
         let steps = (played.search_steps + played.moves) as f64;
         println!(

@@ -148,6 +148,20 @@ fn mcts_selfplay_plays_9x9_games_to_their_end() {
     assert!(moves <= 4 * 162, "{moves} moves");
 }
 
+/// On the GPU backend the search is the CPU's, step for step: the same
+/// rows for every game, and 9×9 games played to their end the same way.
+#[test]
+fn mcts_selfplay_searches_the_same_on_the_gpu_backend() {
+    let arguments = ["--batch", "4", "--simulations", "8", "--moves", "3", "--rollout-steps", "2"];
+    let on_gpu = [&arguments[..], &["--backend", "gpu"]].concat();
+    assert_eq!(mcts_rows(&on_gpu), mcts_rows(&arguments));
+    let to_the_end = ["--env", "go_9x9", "--batch", "4", "--simulations", "4", "--moves", "200"];
+    let on_gpu = [&to_the_end[..], &["--backend", "gpu"]].concat();
+    let rows = mcts_rows(&on_gpu);
+    assert_eq!(rows, mcts_rows(&to_the_end));
+    assert_eq!(rows[0].1[1], 4, "every game finished");
+}
+
 /// A search too large for memory is refused by name, with exit code 2,
 /// before anything is allocated.
 #[test]

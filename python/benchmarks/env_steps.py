@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--only", choices=["ours", "ours-gpu", "pgx"], help="run one library only")
     arguments = parser.parse_args()
     runs = {"ours": ours, "pgx": theirs}
-    if arguments.env in ("chess", "go_9x9", "go_19x19"):
+    if arguments.env in ("chess", "shogi", "go_9x9", "go_19x19"):
         runs["ours-gpu"] = lambda *run: ours(*run, backend="gpu")
     if arguments.only:
         runs = {arguments.only: runs[arguments.only]}
