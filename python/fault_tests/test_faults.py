@@ -68,13 +68,14 @@ def test_auto_falls_back_to_the_cpu_when_the_gpu_cannot_be_opened():
         gpu_movegen._failpoint("gpu-device-request", "")
 
 
+@pytest.mark.parametrize("env_id", ["chess", "shogi", "go_9x9"])
 @pytest.mark.parametrize("point", ["gpu-map-read", "gpu-device-lost"])
-def test_a_gpu_fault_in_an_environment_step_closes_it_with_no_partial_step(point):
+def test_a_gpu_fault_in_an_environment_step_closes_it_with_no_partial_step(point, env_id):
     import numpy
 
     import gpu_movegen.env
 
-    env = gpu_movegen.env.make("chess", batch_size=4, backend="gpu", seed=2)
+    env = gpu_movegen.env.make(env_id, batch_size=4, backend="gpu", seed=2)
     state = env.step(numpy.argmax(env.state.legal_action_mask, axis=1))
     before = {name: getattr(state, name).copy() for name in ("observation", "legal_action_mask", "_step_count")}
     actions = numpy.argmax(state.legal_action_mask, axis=1)
@@ -90,5 +91,5 @@ def test_a_gpu_fault_in_an_environment_step_closes_it_with_no_partial_step(point
     with pytest.raises(gpu_movegen.GpuError, match="closed by an earlier GPU failure"):
         env.step(actions)
     # A new one opens a fresh device and plays.
-    env = gpu_movegen.env.make("chess", batch_size=4, backend="gpu", seed=2)
+    env = gpu_movegen.env.make(env_id, batch_size=4, backend="gpu", seed=2)
     assert (env.step(numpy.argmax(env.state.legal_action_mask, axis=1))._step_count == 1).all()

@@ -27,6 +27,8 @@ BATCH = min(GAMES, 128)
 # Chess games on the GPU backend (lavapipe in CI).
 GPU_GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_GPU_GAMES", "64"))
 SHOGI_GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_SHOGI_GAMES", "32"))
+# Shogi games on the GPU backend.
+SHOGI_GPU_GAMES = int(os.environ.get("GPU_MOVEGEN_PGX_SHOGI_GPU_GAMES", "16"))
 GO_GAMES = {
     "go_9x9": int(os.environ.get("GPU_MOVEGEN_PGX_GO9_GAMES", "64")),
     "go_19x19": int(os.environ.get("GPU_MOVEGEN_PGX_GO19_GAMES", "16")),
@@ -196,9 +198,10 @@ def test_shogi_equals_pgx_at_every_step_but_for_sennichite():
 
 
 def test_shogi_on_the_gpu_equals_pgx_at_every_step_but_for_sennichite():
-    games = GPU_GAMES // 4
-    steps, repeated = play_side_by_side("shogi", games, games, seed=20261208, backend="gpu")
-    assert steps > games * 200
+    steps, repeated = play_side_by_side(
+        "shogi", SHOGI_GPU_GAMES, min(SHOGI_GPU_GAMES, 64), seed=20261208, backend="gpu"
+    )
+    assert steps > SHOGI_GPU_GAMES * 200
     for game, ply, kind in repeated:
         print(f"shogi game {game} on the gpu, step {ply}: {kind}")
 
