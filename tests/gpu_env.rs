@@ -435,6 +435,25 @@ fn go_on_the_device_equals_the_cpu_environment_array_for_array() {
     assert!(ended > 0, "19x19 games ended: {ended}");
 }
 
+/// The chess environment's self-test passes in the build of every adapter
+/// class: the GPU backend runs the build perft chooses for the adapter
+/// (magic lookups on u32 pairs on NVIDIA), not only the one this driver gets.
+#[test]
+fn the_chess_environment_passes_its_check_in_every_adapter_default_build() {
+    use gpu_movegen::chess::gpu::{ADAPTER_DEFAULTS, KernelFamily};
+    let context = context();
+    let mut builds: Vec<_> = ADAPTER_DEFAULTS
+        .iter()
+        .map(|default| default.build_for(KernelFamily::Chess, context.device.features()))
+        .collect();
+    builds.dedup();
+    let checks: Vec<_> = builds.iter().map(|&build| gpu_movegen::chess::gpu::env::environment_check(build)).collect();
+    // Run again, not read from the verdict cache.
+    let verdicts = context.retest(&checks);
+    assert!(verdicts.iter().all(|verdict| verdict.outcome.is_ok()), "{verdicts:?}");
+    assert!(builds.len() >= 2, "{builds:?}");
+}
+
 /// Snapshots on the GPU against the CPU's: games saved at chosen steps
 /// (some over) and put back in other games, with and without auto-reset,
 /// every array equal after each restore and each step after it; each game

@@ -88,8 +88,8 @@ pub fn run_info(kernels: bool, retest: bool) -> Result<ExitCode, CliError> {
     let checks = [
         gpu_movegen::chess::gpu::self_test::perft_check(build),
         gpu_movegen::chess::gpu::self_test::library_check(build),
-        // The environment's GPU backend runs the default build on every adapter.
-        gpu_movegen::chess::gpu::env::environment_check(Default::default()),
+        // The environment's GPU backend runs perft's build for the adapter.
+        gpu_movegen::chess::gpu::env::environment_check(build),
         gpu_movegen::shogi::gpu::self_test::perft_check(
             Default::default(),
             gpu_movegen::shogi::gpu::fused_leaves_suit(&context, true),

@@ -228,8 +228,15 @@ impl<const W: usize> Geometry<W> {
             corners: [point(0, 0), point(size - 1, 0), point(0, size - 1), point(size - 1, size - 1)],
         };
         for y in 0..size {
-            for x in 0..size {
-                geometry.board |= point(x, y);
+            // A row's points are `size` bits in a run: set word by word
+            // (every legality test builds a geometry, so this is hot).
+            let (mut start, end) = ((y * line) as usize, (y * line + size) as usize);
+            while start < end {
+                let stop = end.min(start / 64 * 64 + 64);
+                let run = stop - start;
+                let bits = if run == 64 { u64::MAX } else { ((1u64 << run) - 1) << (start % 64) };
+                geometry.board.0[start / 64] |= bits;
+                start = stop;
             }
             geometry.left_column |= point(0, y);
             geometry.right_column |= point(size - 1, y);
@@ -318,6 +325,22 @@ mod tests {
             assert_eq!(bitmap.nth(rank as u32), Some(*bit));
         }
         assert_eq!(bitmap.nth(5), None);
+    }
+
+    /// The board built a row at a time is every point, and only those, on
+    /// every size (rows that cross a word's end included).
+    #[test]
+    fn the_board_is_every_point_of_every_size() {
+        for size in 2..=19 {
+            let geometry = Geometry::<6>::new(size);
+            let mut points = Bitmap::<6>::EMPTY;
+            for y in 0..size {
+                for x in 0..size {
+                    points |= Bitmap::from_bit((y * (size + 1) + x) as usize);
+                }
+            }
+            assert_eq!(geometry.board, points, "{size}x{size}");
+        }
     }
 
     #[test]

@@ -165,8 +165,14 @@ impl<const SIZE: usize> EnvGame for GoEnv<SIZE> {
         for back in 0..HISTORY.min(state.boards.len()) {
             let stones = &state.boards[state.boards.len() - 1 - back];
             for (plane, color) in [(2 * back, us), (2 * back + 1, us.other())] {
-                for index in 0..SIZE * SIZE {
-                    if stones[color.index()].contains(bit_of(index, SIZE)) {
+                // The stones only, not every point: a board is mostly
+                // empty, and this writer was most of a 19×19 step's time.
+                for (word_index, &word) in stones[color.index()].0.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        let bit = word_index * 64 + rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let index = bit / (SIZE + 1) * SIZE + bit % (SIZE + 1);
                         observation[index * planes + plane] = true;
                     }
                 }

@@ -229,13 +229,19 @@ pub struct Records {
     pub recent: Vec<[([u64; 4], u32); RECENT_POSITIONS]>,
 }
 
+/// The chess shader build perft chooses on `context`'s adapter
+/// (`info` names it and says why), which the environment uses too.
+pub fn adapter_build(context: &GpuContext) -> ShaderBuild {
+    crate::catalog::chess_default_build(context, super::KernelFamily::Chess).0
+}
+
 impl DeviceGames {
     /// The games of `positions` (standard chess, at most [`MAX_GAMES`]) on
-    /// `context`'s device, in the default shader build, with their masks
-    /// written.
+    /// `context`'s device, in the shader build perft chooses for its
+    /// adapter, with their masks written.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn new(context: &GpuContext, positions: &[Position]) -> Result<DeviceGames, DeviceGamesError> {
-        crate::gpu::block_on(DeviceGames::new_async(context, positions, shaders::ShaderBuild::default()))
+        crate::gpu::block_on(DeviceGames::new_async(context, positions, adapter_build(context)))
     }
 
     /// [`DeviceGames::new`] in a chosen build, awaited.
@@ -666,7 +672,7 @@ impl DeviceEnv {
         positions: &[Position],
         seed: u64,
     ) -> Result<DeviceEnv, DeviceGamesError> {
-        crate::gpu::block_on(DeviceEnv::with_positions_async(context, positions, seed, ShaderBuild::default()))
+        crate::gpu::block_on(DeviceEnv::with_positions_async(context, positions, seed, adapter_build(context)))
     }
 
     /// [`DeviceEnv::with_positions`] in a chosen build, awaited.

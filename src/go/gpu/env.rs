@@ -108,10 +108,13 @@ fn observe_boards<const SIZE: usize>(recent: &[u32], steps: usize, color: usize,
     for back in 0..RECENT_BOARDS.min(steps + 1) {
         let board = &recent[back * 2 * words..][..2 * words];
         for (plane, stones_color) in [(2 * back, color), (2 * back + 1, 1 - color)] {
-            let stones = &board[stones_color * words..][..words];
-            for index in 0..SIZE * SIZE {
-                let bit = bit_of::<SIZE>(index);
-                if stones[bit / 32] >> (bit % 32) & 1 == 1 {
+            // The stones only, as the CPU environment's writer does.
+            for (word_index, &word) in board[stones_color * words..][..words].iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let bit = word_index * 32 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let index = bit / (SIZE + 1) * SIZE + bit % (SIZE + 1);
                     observation[index * planes + plane] = true;
                 }
             }
