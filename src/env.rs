@@ -89,8 +89,9 @@ pub trait EnvGame {
 /// pgx's arrays of a batch of games (a leading batch axis, row-major) as a
 /// GPU backend lays them out after each step from what its kernels read
 /// back ([`crate::chess::gpu::env::DeviceEnv::arrays`],
-/// [`crate::go::gpu::env::DeviceGoEnv::arrays`]); [`Env`] has the same
-/// arrays under the same names.
+/// [`crate::gpu::env::DeviceGameEnv::arrays`] for Go and Shogi); [`Env`]
+/// keeps its own in one too ([`Env::arrays`]), so that a backend's arrays
+/// compare with the CPU's whole.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchArrays<Cell> {
     pub(crate) current_player: Vec<i32>,
