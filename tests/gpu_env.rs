@@ -371,6 +371,21 @@ fn gpu_snapshots_come_back_as_the_cpu_s_do() {
     assert!(matches!(error, DeviceGamesError::Step(EnvError::BatchSize { .. })), "{error}");
 }
 
+/// Every pgx array and the players of a Go or Shogi GPU backend, equal to
+/// the CPU environment's, each named where one differs.
+fn assert_device_equals_cpu<G: DeviceGame>(device: &DeviceGameEnv<G>, cpu: &Env<G::Env>, context: &str) {
+    for game in 0..cpu.batch_size() {
+        assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
+    }
+    assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
+    assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
+    assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
+    assert_eq!(device.arrays().truncated(), cpu.truncated(), "{context}: truncated");
+    assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
+    assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
+    assert!(device.arrays().observation() == cpu.observation(), "{context}: observation");
+}
+
 /// Go on the device against the CPU environment, every array at every
 /// step: random games with passes now and then (so that two passes end
 /// some) and an action outside the mask now and then, with auto-reset, on
@@ -379,18 +394,7 @@ fn go_backend_equals_the_cpu<const SIZE: usize>(batch: usize, steps: usize) -> (
     let context = context();
     let mut cpu = Env::<GoEnv<SIZE>>::new(batch, 13);
     let mut device = DeviceGoEnv::<SIZE>::new(&context, batch, 13).expect("device Go games");
-    let compare = |device: &DeviceGoEnv<SIZE>, cpu: &Env<GoEnv<SIZE>>, context: &str| {
-        for game in 0..batch {
-            assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
-        }
-        assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
-        assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
-        assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
-        assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
-        assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
-        assert!(device.arrays().observation() == cpu.observation(), "{context}: observation");
-    };
-    compare(&device, &cpu, "at the start");
+    assert_device_equals_cpu(&device, &cpu, "at the start");
     cpu.set_auto_reset(true);
     device.set_auto_reset(true);
     let pass = (SIZE * SIZE) as u32;
@@ -413,7 +417,7 @@ fn go_backend_equals_the_cpu<const SIZE: usize>(batch: usize, steps: usize) -> (
             .collect();
         cpu.step(&actions).expect("a CPU step");
         device.step(&actions).expect("a device step");
-        compare(&device, &cpu, &format!("{SIZE}x{SIZE} step {step}"));
+        assert_device_equals_cpu(&device, &cpu, &format!("{SIZE}x{SIZE} step {step}"));
         for game in (0..batch).filter(|&game| cpu.terminated()[game]) {
             ended += 1;
             // A legal stone that ends a game before the step limit recreated an earlier board.
@@ -476,12 +480,7 @@ fn snapshots_come_back_as_the_cpu_s_do<G: DeviceGame>(
             let actions = choose(&cpu, random);
             cpu.step(&actions).expect("a CPU step");
             device.step(&actions).expect("a device step");
-            let context = format!("{} round {round}, step {step}", G::NAME);
-            assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}");
-            assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}");
-            assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}");
-            assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}");
-            assert!(device.arrays().observation() == cpu.observation(), "{context}");
+            assert_device_equals_cpu(&device, &cpu, &format!("{} round {round}, step {step}", G::NAME));
             if step % 19 == 4 {
                 let chosen: Vec<usize> = (0..batch).filter(|_| random.random_range(0..3) == 0).collect();
                 saved_cpu.extend(chosen.iter().map(|&game| cpu.snapshot(game)));
@@ -502,15 +501,7 @@ fn snapshots_come_back_as_the_cpu_s_do<G: DeviceGame>(
         for (game, again) in restored.iter().zip(device.snapshots(&restored).expect("snapshots")) {
             assert!(again == saved_device[picks[*game].unwrap()], "{context}: game {game} saved again differs");
         }
-        for game in 0..batch {
-            assert_eq!(device.players(game), cpu.players(game), "{context}");
-        }
-        assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}");
-        assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}");
-        assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}");
-        assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}");
-        assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}");
-        assert!(device.arrays().observation() == cpu.observation(), "{context}");
+        assert_device_equals_cpu(&device, &cpu, &context);
     }
     assert!(saved_over > 0, "no {} game was saved over", G::NAME);
 }
@@ -622,19 +613,12 @@ fn shogi_on_the_device_equals_the_cpu_environment_array_for_array() {
             let actions = shogi_actions(&cpu, &mut last, &mut random);
             cpu.step(&actions).expect("a CPU step");
             device.step(&actions).expect("a device step");
-            let context = format!("round {round}, step {step}");
+            assert_device_equals_cpu(&device, &cpu, &format!("round {round}, step {step}"));
             for (game, moves) in last.iter_mut().enumerate() {
-                assert_eq!(device.players(game), cpu.players(game), "{context}: game {game}'s players");
                 if cpu.step_count()[game] == 0 {
                     *moves = [None; 2];
                 }
             }
-            assert_eq!(device.arrays().current_player(), cpu.current_player(), "{context}: current_player");
-            assert_eq!(device.arrays().rewards(), cpu.rewards(), "{context}: rewards");
-            assert_eq!(device.arrays().terminated(), cpu.terminated(), "{context}: terminated");
-            assert_eq!(device.arrays().step_count(), cpu.step_count(), "{context}: step_count");
-            assert!(device.arrays().legal_action_mask() == cpu.legal_action_mask(), "{context}: legal_action_mask");
-            assert!(device.arrays().observation() == cpu.observation(), "{context}: observation");
         }
         if !auto_reset {
             for game in (0..batch).filter(|&game| cpu.terminated()[game]) {
