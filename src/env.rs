@@ -121,6 +121,34 @@ impl<Cell: Copy + Default> BatchArrays<Cell> {
     }
 }
 
+impl<Cell: Send> BatchArrays<Cell> {
+    /// Every game's rows, game by game, to be written in parallel (zipped
+    /// with what each game's rows are made from).
+    pub(crate) fn par_rows_mut(&mut self) -> impl IndexedParallelIterator<Item = Rows<'_, Cell>> {
+        let games = self.current_player.len();
+        let width = self.observation.len() / games.max(1);
+        (
+            self.current_player.par_iter_mut(),
+            self.rewards.par_chunks_mut(2),
+            self.terminated.par_iter_mut(),
+            self.truncated.par_iter_mut(),
+            self.legal_action_mask.par_chunks_mut(self.actions),
+            self.observation.par_chunks_mut(width.max(1)),
+            self.step_count.par_iter_mut(),
+        )
+            .into_par_iter()
+            .map(|(current_player, rewards, terminated, truncated, mask, observation, step_count)| Rows {
+                current_player,
+                rewards,
+                terminated,
+                truncated,
+                mask,
+                observation,
+                step_count,
+            })
+    }
+}
+
 impl<Cell> BatchArrays<Cell> {
     /// The legal actions of game `game`, lowest first.
     pub fn legal_actions(&self, game: usize) -> Vec<u32> {
@@ -245,15 +273,16 @@ impl<G: EnvGame> Snapshot<G> {
     }
 }
 
-/// One game's rows of the batch's arrays, as a step writes them.
-struct Rows<'a, Cell> {
-    current_player: &'a mut i32,
-    rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    mask: &'a mut [bool],
-    observation: &'a mut [Cell],
-    step_count: &'a mut i32,
+/// One game's rows of the batch's arrays, as a step, a reset or a restore
+/// writes them ([`BatchArrays::par_rows_mut`]).
+pub(crate) struct Rows<'a, Cell> {
+    pub(crate) current_player: &'a mut i32,
+    pub(crate) rewards: &'a mut [f32],
+    pub(crate) terminated: &'a mut bool,
+    pub(crate) truncated: &'a mut bool,
+    pub(crate) mask: &'a mut [bool],
+    pub(crate) observation: &'a mut [Cell],
+    pub(crate) step_count: &'a mut i32,
 }
 
 impl<G: EnvGame> Env<G> {
@@ -337,37 +366,11 @@ impl<G: EnvGame> Env<G> {
             checked.push(action as usize);
         }
         let auto_reset = self.auto_reset;
-        let ended: Vec<bool> = (
-            self.states.par_iter_mut(),
-            self.players.par_iter(),
-            checked.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(G::ACTIONS),
-            self.arrays.observation.par_chunks_mut(G::observation_len()),
-            self.arrays.step_count.par_iter_mut(),
-        )
-            .into_par_iter()
-            .map(
-                |(
-                    state,
-                    players,
-                    &action,
-                    current_player,
-                    rewards,
-                    terminated,
-                    truncated,
-                    mask,
-                    observation,
-                    step_count,
-                )| {
-                    let rows = Rows { current_player, rewards, terminated, truncated, mask, observation, step_count };
-                    step_game::<G>(state, *players, action, rows, auto_reset)
-                },
-            )
-            .collect();
+        let ended: Vec<bool> =
+            (self.states.par_iter_mut(), self.players.par_iter(), checked.par_iter(), self.arrays.par_rows_mut())
+                .into_par_iter()
+                .map(|(state, players, &action, rows)| step_game::<G>(state, *players, action, rows, auto_reset))
+                .collect();
         if auto_reset {
             for game in (0..expected).filter(|&game| ended[game]) {
                 let (terminated, truncated) = (self.arrays.terminated[game], self.arrays.truncated[game]);
@@ -403,31 +406,14 @@ impl<G: EnvGame> Env<G> {
         if snapshots.len() != expected {
             return Err(EnvError::BatchSize { expected, got: snapshots.len() });
         }
-        (
-            self.states.par_iter_mut(),
-            self.players.par_iter_mut(),
-            snapshots.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(G::ACTIONS),
-            self.arrays.observation.par_chunks_mut(G::observation_len()),
-            self.arrays.step_count.par_iter_mut(),
-        )
+        (self.states.par_iter_mut(), self.players.par_iter_mut(), snapshots.par_iter(), self.arrays.par_rows_mut())
             .into_par_iter()
             .for_each(
                 |(
                     state,
                     players,
                     snapshot,
-                    current_player,
-                    rewards,
-                    terminated,
-                    truncated,
-                    mask,
-                    observation,
-                    step_count,
+                    Rows { current_player, rewards, terminated, truncated, mask, observation, step_count },
                 )| {
                     let Some(snapshot) = snapshot else { return };
                     *state = snapshot.state.clone();

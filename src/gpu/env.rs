@@ -34,7 +34,7 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use crate::env::{BatchArrays, EnvError, EnvGame, draw_players, is_over};
+use crate::env::{BatchArrays, EnvError, EnvGame, Rows, draw_players, is_over};
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
 use crate::gpu::{Check, GpuContext, GpuError};
@@ -453,80 +453,69 @@ impl<G: DeviceGame> DeviceGameEnv<G> {
             ));
             return Err(self.close(error));
         }
-        let actions = G::Env::ACTIONS;
-        let width = G::Env::observation_len();
-        (
-            self.players.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(actions),
-            self.arrays.observation.par_chunks_mut(width),
-            self.arrays.step_count.par_iter_mut(),
-        )
-            .into_par_iter()
-            .enumerate()
-            .for_each(
-                |(game, (players, current_player, rewards, terminated, truncated, mask, observation, step_count))| {
-                    let record = &records[game];
-                    let color = G::to_move(&record.position);
-                    let by_player = |rewards: &mut [f32], players: [u8; 2], by_color: [f32; 2]| {
-                        for (player, reward) in players.iter().zip(by_color) {
-                            rewards[usize::from(*player)] = reward;
-                        }
-                    };
-                    let mut observe = true;
-                    match record.result {
-                        RESULT_SET_UP => {
-                            *current_player = i32::from(players[color]);
-                            rewards.fill(0.0);
-                            *terminated = false;
-                            *step_count = 0;
-                            G::unpack_mask(&record.legal, mask);
-                        }
-                        RESULT_NOT_STEPPED => {
-                            rewards.fill(0.0);
-                            observe = false;
-                        }
-                        RESULT_ILLEGAL => {
-                            // The board stays; the turn passes (crate::env's notes).
-                            let mover = usize::from(movers[game][color]);
-                            *step_count += 1;
-                            rewards.fill(1.0);
-                            rewards[mover] = -1.0;
-                            *terminated = true;
-                            *current_player = 1 - mover as i32;
+        (self.players.par_iter(), self.arrays.par_rows_mut()).into_par_iter().enumerate().for_each(
+            |(
+                game,
+                (players, Rows { current_player, rewards, terminated, truncated, mask, observation, step_count }),
+            )| {
+                let record = &records[game];
+                let color = G::to_move(&record.position);
+                let by_player = |rewards: &mut [f32], players: [u8; 2], by_color: [f32; 2]| {
+                    for (player, reward) in players.iter().zip(by_color) {
+                        rewards[usize::from(*player)] = reward;
+                    }
+                };
+                let mut observe = true;
+                match record.result {
+                    RESULT_SET_UP => {
+                        *current_player = i32::from(players[color]);
+                        rewards.fill(0.0);
+                        *terminated = false;
+                        *step_count = 0;
+                        G::unpack_mask(&record.legal, mask);
+                    }
+                    RESULT_NOT_STEPPED => {
+                        rewards.fill(0.0);
+                        observe = false;
+                    }
+                    RESULT_ILLEGAL => {
+                        // The board stays; the turn passes (crate::env's notes).
+                        let mover = usize::from(movers[game][color]);
+                        *step_count += 1;
+                        rewards.fill(1.0);
+                        rewards[mover] = -1.0;
+                        *terminated = true;
+                        *current_player = 1 - mover as i32;
+                        mask.fill(true);
+                        observe = false;
+                    }
+                    RESULT_PLAYED => {
+                        *step_count += 1;
+                        by_player(rewards, movers[game], record.state.rewards);
+                        *terminated = record.state.over != 0;
+                        *current_player = i32::from(players[color]);
+                        if *terminated {
                             mask.fill(true);
-                            observe = false;
-                        }
-                        RESULT_PLAYED => {
-                            *step_count += 1;
-                            by_player(rewards, movers[game], record.state.rewards);
-                            *terminated = record.state.over != 0;
-                            *current_player = i32::from(players[color]);
-                            if *terminated {
-                                mask.fill(true);
-                            } else {
-                                G::unpack_mask(&record.legal, mask);
-                            }
-                        }
-                        _ => {
-                            // RESULT_RESET: the ended game's rewards by its
-                            // players, then the new game's rows.
-                            by_player(rewards, movers[game], record.state.rewards);
-                            *terminated = true;
-                            *step_count = 0;
-                            *current_player = i32::from(players[color]);
+                        } else {
                             G::unpack_mask(&record.legal, mask);
                         }
                     }
-                    *truncated = false;
-                    if observe {
-                        G::observe(record, observation);
+                    _ => {
+                        // RESULT_RESET: the ended game's rewards by its
+                        // players, then the new game's rows.
+                        by_player(rewards, movers[game], record.state.rewards);
+                        *terminated = true;
+                        *step_count = 0;
+                        *current_player = i32::from(players[color]);
+                        G::unpack_mask(&record.legal, mask);
                     }
-                },
-            );
+                }
+                *truncated = false;
+                if observe {
+                    G::observe(record, observation);
+                }
+            },
+        );
         Ok(())
     }
 
@@ -636,25 +625,17 @@ impl<G: DeviceGame> DeviceGameEnv<G> {
             Ok(records) => records,
             Err(error) => return Err(self.close(error).into()),
         };
-        let actions = G::Env::ACTIONS;
-        let width = G::Env::observation_len();
-        (
-            self.players.par_iter_mut(),
-            snapshots.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(actions),
-            self.arrays.observation.par_chunks_mut(width),
-            self.arrays.step_count.par_iter_mut(),
-        )
+        (self.players.par_iter_mut(), snapshots.par_iter(), self.arrays.par_rows_mut())
             .into_par_iter()
             .enumerate()
             .for_each(
                 |(
                     game,
-                    (players, snapshot, current_player, rewards, terminated, truncated, mask, observation, step_count),
+                    (
+                        players,
+                        snapshot,
+                        Rows { current_player, rewards, terminated, truncated, mask, observation, step_count },
+                    ),
                 )| {
                     let Some(snapshot) = snapshot else { return };
                     let record = &records[game];

@@ -27,7 +27,7 @@ use crate::chess::board::Color;
 use crate::chess::env::{ACTIONS, ObservationView, write_observation};
 use crate::chess::position::Position;
 use crate::env::EnvError;
-use crate::env::{BatchArrays, draw_players, is_over};
+use crate::env::{BatchArrays, Rows, draw_players, is_over};
 use crate::gpu::reflect::{Kernels, reflect};
 use crate::gpu::resources::{Staging, bind_group, buffer, buffer_with};
 use crate::gpu::{Check, GpuContext, GpuError};
@@ -798,83 +798,74 @@ impl DeviceEnv {
             self.closed = Some(error.to_string());
             return Err(error.into());
         }
-        (
-            self.players.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(ACTIONS),
-            self.arrays.observation.par_chunks_mut(OBSERVATION_LEN),
-            self.arrays.step_count.par_iter_mut(),
-        )
-            .into_par_iter()
-            .enumerate()
-            .for_each(
-                |(game, (players, current_player, rewards, terminated, truncated, mask, observation, step_count))| {
-                    let position = &records.positions[game];
-                    let color = (position.state & 1) as usize;
-                    let by_player = |rewards: &mut [f32], players: [u8; 2], by_color: [f32; 2]| {
-                        for (player, reward) in players.iter().zip(by_color) {
-                            rewards[usize::from(*player)] = reward;
-                        }
-                    };
-                    let mask_words = &records.masks[game * ACTION_MASK_WORDS..][..ACTION_MASK_WORDS];
-                    let mut observe = true;
-                    match records.results[game] {
-                        StepResult::SetUp => {
-                            *current_player = i32::from(players[color]);
-                            rewards.fill(0.0);
-                            *terminated = false;
-                            *step_count = 0;
-                            unpack_mask(mask_words, mask);
-                        }
-                        StepResult::NotStepped | StepResult::Over => {
-                            rewards.fill(0.0);
-                            observe = false;
-                        }
-                        StepResult::Illegal => {
-                            // The board stays; the turn passes (crate::env's notes).
-                            let mover = usize::from(movers[game][color]);
-                            *step_count += 1;
-                            rewards.fill(1.0);
-                            rewards[mover] = -1.0;
-                            *terminated = true;
-                            *current_player = 1 - mover as i32;
+        (self.players.par_iter(), self.arrays.par_rows_mut()).into_par_iter().enumerate().for_each(
+            |(
+                game,
+                (players, Rows { current_player, rewards, terminated, truncated, mask, observation, step_count }),
+            )| {
+                let position = &records.positions[game];
+                let color = (position.state & 1) as usize;
+                let by_player = |rewards: &mut [f32], players: [u8; 2], by_color: [f32; 2]| {
+                    for (player, reward) in players.iter().zip(by_color) {
+                        rewards[usize::from(*player)] = reward;
+                    }
+                };
+                let mask_words = &records.masks[game * ACTION_MASK_WORDS..][..ACTION_MASK_WORDS];
+                let mut observe = true;
+                match records.results[game] {
+                    StepResult::SetUp => {
+                        *current_player = i32::from(players[color]);
+                        rewards.fill(0.0);
+                        *terminated = false;
+                        *step_count = 0;
+                        unpack_mask(mask_words, mask);
+                    }
+                    StepResult::NotStepped | StepResult::Over => {
+                        rewards.fill(0.0);
+                        observe = false;
+                    }
+                    StepResult::Illegal => {
+                        // The board stays; the turn passes (crate::env's notes).
+                        let mover = usize::from(movers[game][color]);
+                        *step_count += 1;
+                        rewards.fill(1.0);
+                        rewards[mover] = -1.0;
+                        *terminated = true;
+                        *current_player = 1 - mover as i32;
+                        mask.fill(true);
+                        observe = false;
+                    }
+                    StepResult::Played => {
+                        let outcome = &records.outcomes[game];
+                        *step_count += 1;
+                        by_player(rewards, movers[game], outcome.rewards);
+                        *terminated = outcome.over;
+                        *current_player = i32::from(players[color]);
+                        if outcome.over {
                             mask.fill(true);
-                            observe = false;
-                        }
-                        StepResult::Played => {
-                            let outcome = &records.outcomes[game];
-                            *step_count += 1;
-                            by_player(rewards, movers[game], outcome.rewards);
-                            *terminated = outcome.over;
-                            *current_player = i32::from(players[color]);
-                            if outcome.over {
-                                mask.fill(true);
-                            } else {
-                                unpack_mask(mask_words, mask);
-                            }
-                        }
-                        StepResult::Reset => {
-                            // The ended game's rewards, by its players; the
-                            // new game's colours, mask and observation.
-                            by_player(rewards, movers[game], records.outcomes[game].rewards);
-                            *terminated = true;
-                            *step_count = 0;
-                            *current_player = i32::from(players[color]);
+                        } else {
                             unpack_mask(mask_words, mask);
                         }
                     }
-                    *truncated = false;
-                    if observe {
-                        write_observation(
-                            &observation_view(position, &records.recent[game], records.outcomes[game].steps),
-                            observation,
-                        );
+                    StepResult::Reset => {
+                        // The ended game's rewards, by its players; the
+                        // new game's colours, mask and observation.
+                        by_player(rewards, movers[game], records.outcomes[game].rewards);
+                        *terminated = true;
+                        *step_count = 0;
+                        *current_player = i32::from(players[color]);
+                        unpack_mask(mask_words, mask);
                     }
-                },
-            );
+                }
+                *truncated = false;
+                if observe {
+                    write_observation(
+                        &observation_view(position, &records.recent[game], records.outcomes[game].steps),
+                        observation,
+                    );
+                }
+            },
+        );
         Ok(())
     }
 
@@ -961,23 +952,17 @@ impl DeviceEnv {
                 return Err(error.into());
             }
         };
-        (
-            self.players.par_iter_mut(),
-            snapshots.par_iter(),
-            self.arrays.current_player.par_iter_mut(),
-            self.arrays.rewards.par_chunks_mut(2),
-            self.arrays.terminated.par_iter_mut(),
-            self.arrays.truncated.par_iter_mut(),
-            self.arrays.legal_action_mask.par_chunks_mut(ACTIONS),
-            self.arrays.observation.par_chunks_mut(OBSERVATION_LEN),
-            self.arrays.step_count.par_iter_mut(),
-        )
+        (self.players.par_iter_mut(), snapshots.par_iter(), self.arrays.par_rows_mut())
             .into_par_iter()
             .enumerate()
             .for_each(
                 |(
                     game,
-                    (players, snapshot, current_player, rewards, terminated, truncated, mask, observation, step_count),
+                    (
+                        players,
+                        snapshot,
+                        Rows { current_player, rewards, terminated, truncated, mask, observation, step_count },
+                    ),
                 )| {
                     let Some(snapshot) = snapshot else { return };
                     *players = snapshot.players;
